@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// Entry point of the `switchboard` command: runs the compiled CLI (built by `npm install` / `npm run build`).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const compiled = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(compiled))) {
+  process.stderr.write('switchboard: not built yet. Run "npm install" (or "npm run build") in the switchboard folder first.\n');
+  process.exit(1);
+}
+await import(compiled.href);

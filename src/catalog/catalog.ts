@@ -1,0 +1,197 @@
+// Owns the merged catalog for one capability profile: every server's tools, prompts, resources and
+// resource templates as listed, the exposed-name tables (tools and prompts are namespaced), resource
+// ownership by URI, and change detection when a server re-lists.
+import { EventEmitter } from 'node:events';
+import { UriTemplate } from '@modelcontextprotocol/server';
+import { moduleLogger } from '../logging/logger.js';
+import type { ServerPool } from '../servers/pool.js';
+import type { ListKind } from '../servers/connection.js';
+import type { CapabilityProfile } from '../servers/profile.js';
+import { buildNameTable, type NameTable, type NamedEntry } from './naming.js';
+import { repairNamed, repairTools } from './repair.js';
+
+export type Entry = Record<string, unknown>;
+export const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+
+export interface ServerListing {
+  tools: Entry[];
+  prompts: Entry[];
+  resources: Entry[];
+  resourceTemplates: Entry[];
+  warnings: string[];
+  /** Why the server contributes nothing right now. */
+  error?: string;
+  listedAt?: Date;
+}
+
+export interface NamingSettings {
+  separator: string;
+  budget: number;
+}
+
+export interface CatalogEvents {
+  changed: [change: { server: string; kinds: ListKind[] }];
+}
+
+const EMPTY: ServerListing = Object.freeze({ tools: [], prompts: [], resources: [], resourceTemplates: [], warnings: [] }) as ServerListing;
+
+export class Catalog extends EventEmitter<CatalogEvents> {
+  private readonly listings = new Map<string, ServerListing>();
+  private readonly pending = new Map<string, Promise<void>>();
+  private toolNames: NameTable | undefined;
+  private promptNames: NameTable | undefined;
+  private templates: Array<{ server: string; template: UriTemplate }> | undefined;
+  private readonly log = moduleLogger('catalog');
+
+  constructor(
+    private readonly pool: ServerPool,
+    readonly profile: CapabilityProfile,
+    private readonly naming: NamingSettings,
+  ) {
+    super();
+  }
+
+  /** Lists every given server not listed yet (concurrently). Failures are recorded, never thrown. */
+  async ensure(keys: string[] = this.pool.keys()): Promise<void> {
+    await Promise.all(keys.filter((k) => !this.listings.has(k)).map((k) => this.refresh(k)));
+  }
+
+  listing(key: string): ServerListing {
+    return this.listings.get(key) ?? EMPTY;
+  }
+
+  /** Drops a server (removed from config or restarting); listeners hear about it. */
+  forget(key: string): void {
+    const previous = this.listings.get(key);
+    if (!previous) return;
+    this.listings.delete(key);
+    this.invalidate();
+    const kinds = LIST_KINDS.filter((k) => previous[k].length > 0);
+    if (kinds.length) this.emit('changed', { server: key, kinds });
+  }
+
+  /** Re-lists one server (all kinds, or the given ones). Concurrent refreshes of a server are coalesced. */
+  refresh(key: string, kinds: readonly ListKind[] = LIST_KINDS): Promise<void> {
+    const running = this.pending.get(key);
+    if (running) return running.then(() => this.refresh(key, kinds));
+    const job = this.list(key, kinds).finally(() => this.pending.delete(key));
+    this.pending.set(key, job);
+    return job;
+  }
+
+  private async list(key: string, kinds: readonly ListKind[]): Promise<void> {
+    const connection = this.pool.connection(key, this.profile);
+    if (!connection) return;
+    const previous = this.listings.get(key) ?? EMPTY;
+    const next: ServerListing = { ...previous, warnings: [], error: undefined };
+    try {
+      await connection.start();
+      for (const kind of kinds) {
+        const raw = await connection.listAll(kind);
+        const repaired = kind === 'tools' ? repairTools(key, raw) : repairNamed(key, kindLabel(kind), kind === 'resourceTemplates' ? 'uriTemplate' : kind === 'resources' ? 'uri' : 'name', raw);
+        next[kind] = repaired.items;
+        next.warnings.push(...repaired.warnings);
+      }
+      next.listedAt = new Date();
+      for (const warning of next.warnings) this.log.warn({ server: key }, warning);
+    } catch (error) {
+      next.error = (error as Error).message;
+      for (const kind of LIST_KINDS) next[kind] = [];
+    }
+    if (!this.pool.has(key)) return; // removed while listing
+    this.listings.set(key, next);
+    const changed = LIST_KINDS.filter((k) => JSON.stringify(previous[k]) !== JSON.stringify(next[k]));
+    if (changed.length) {
+      this.invalidate();
+      this.emit('changed', { server: key, kinds: changed });
+    }
+  }
+
+  private invalidate(): void {
+    this.toolNames = undefined;
+    this.promptNames = undefined;
+    this.templates = undefined;
+  }
+
+  private ordered(): Array<[string, ServerListing]> {
+    return this.pool.keys().flatMap((k) => {
+      const listing = this.listings.get(k);
+      return listing ? [[k, listing] as [string, ServerListing]] : [];
+    });
+  }
+
+  private table(kind: 'tools' | 'prompts'): NameTable {
+    const entries: NamedEntry[] = this.ordered().flatMap(([serverKey, listing]) =>
+      listing[kind].map((e) => ({ serverKey, originalName: e.name as string })),
+    );
+    return buildNameTable(entries, { separator: this.naming.separator, budget: this.naming.budget, prefix: true });
+  }
+
+  get toolTable(): NameTable {
+    return (this.toolNames ??= this.table('tools'));
+  }
+
+  get promptTable(): NameTable {
+    return (this.promptNames ??= this.table('prompts'));
+  }
+
+  /** Every tool under its exposed name; the original name goes into `title` when the tool has none. */
+  tools(): Entry[] {
+    return this.exposeNamed('tools', this.toolTable);
+  }
+
+  prompts(): Entry[] {
+    return this.exposeNamed('prompts', this.promptTable);
+  }
+
+  private exposeNamed(kind: 'tools' | 'prompts', table: NameTable): Entry[] {
+    return this.ordered().flatMap(([serverKey, listing]) =>
+      listing[kind].map((entry) => {
+        const exposed = table.exposedName(serverKey, entry.name as string)!;
+        if (exposed === entry.name) return entry;
+        return entry.title === undefined ? { ...entry, name: exposed, title: entry.name } : { ...entry, name: exposed };
+      }),
+    );
+  }
+
+  /** Resources of every server; a URI listed by two servers belongs to the first. */
+  resources(): Entry[] {
+    const seen = new Set<string>();
+    return this.ordered().flatMap(([, listing]) =>
+      listing.resources.filter((r) => {
+        const uri = r.uri as string;
+        if (seen.has(uri)) return false;
+        seen.add(uri);
+        return true;
+      }),
+    );
+  }
+
+  resourceTemplates(): Entry[] {
+    return this.ordered().flatMap(([, listing]) => listing.resourceTemplates);
+  }
+
+  /** Which server answers for a resource URI: a listed resource, then a matching template. */
+  resourceOwner(uri: string): string | undefined {
+    for (const [key, listing] of this.ordered()) if (listing.resources.some((r) => r.uri === uri)) return key;
+    this.templates ??= this.ordered().flatMap(([server, listing]) =>
+      listing.resourceTemplates.flatMap((t) => {
+        try {
+          return [{ server, template: new UriTemplate(t.uriTemplate as string) }];
+        } catch {
+          return [];
+        }
+      }),
+    );
+    return this.templates.find((t) => t.template.match(uri) !== null)?.server;
+  }
+
+  /** Which server owns a resource-template reference (completion). */
+  templateOwner(uriTemplate: string): string | undefined {
+    return this.ordered().find(([, listing]) => listing.resourceTemplates.some((t) => t.uriTemplate === uriTemplate))?.[0];
+  }
+}
+
+function kindLabel(kind: ListKind): string {
+  return kind === 'resourceTemplates' ? 'resource template' : kind.slice(0, -1);
+}

@@ -1,0 +1,28 @@
+// Owns the in-process inventory the listing commands share: start the gateway on the config, list
+// every server once (bare capability profile), hand the catalog to the command, stop everything.
+import type { Catalog } from '../catalog/catalog.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { BARE_PROFILE } from '../servers/profile.js';
+import { gatewayFor, loadContext, type CommandContext, type CommonOptions } from './context.js';
+
+export async function withInventory<T>(
+  options: CommonOptions & { server?: string },
+  body: (inventory: { gateway: Gateway; catalog: Catalog; context: CommandContext }) => Promise<T>,
+): Promise<T> {
+  const context = await loadContext(options, 'warn');
+  const gateway = gatewayFor(context.config, { connectTimeoutMs: 20_000 });
+  try {
+    await gateway.applyServers(context.config.servers);
+    if (options.server && !gateway.pool.has(options.server)) {
+      throw new UsageError(`Unknown server "${options.server}". Configured: ${gateway.pool.keys().join(', ') || 'none'}.`);
+    }
+    const catalog = gateway.catalogFor(BARE_PROFILE);
+    await catalog.ensure(options.server ? [options.server] : undefined);
+    return await body({ gateway, catalog, context });
+  } finally {
+    await gateway.close();
+  }
+}
+
+/** A mistake in how the command was called: exit code 2, message only. */
+export class UsageError extends Error {}

@@ -1,0 +1,25 @@
+// Owns the public API of the config layer: loading, validating and watching .mcp.json and settings.
+export { ConfigError, type ConfigErrorLocation } from './errors.js';
+export { expandEnv, expandEnvDeep } from './expand.js';
+export { parseJsonc, JsonSyntaxError } from './json.js';
+export {
+  DEFAULT_SETTINGS,
+  SERVER_TYPES,
+  type ServerType,
+  type SettingsInput,
+  settingsSchema,
+  serverEntrySchema,
+  configFileSchema,
+} from './schema.js';
+export { mergeSettings, resolveSettings, parseSettingsBlock } from './settings.js';
+export { loadConfig, parseConfig, settingsFileFor, SETTINGS_FILE_NAME, type SettingsSource } from './load.js';
+export { watchConfig, diffServers, type ConfigWatcher, type WatchConfigOptions, type ServerDiff } from './watch.js';
+export { configsEqual } from './equal.js';
+export type {
+  LoadedConfig,
+  ServerConfig,
+  StdioServerConfig,
+  RemoteServerConfig,
+  SwitchboardSettings,
+  HttpSettings,
+} from './types.js';

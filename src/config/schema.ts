@@ -1,0 +1,114 @@
+// Owns the zod schemas for .mcp.json server entries and the "switchboard" settings block, and DEFAULT_SETTINGS.
+import { z } from 'zod';
+import type { SwitchboardSettings } from './types.js';
+
+/** Every `type` a server entry may have; a missing type means stdio, or http when the entry has a `url`. */
+export const SERVER_TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'] as const;
+export type ServerType = (typeof SERVER_TYPES)[number];
+const REMOTE_TYPES = ['http', 'streamable-http', 'streamableHttp', 'sse'] as const;
+
+const stringMap = z.record(z.string(), z.string());
+
+const commonFields = {
+  disabled: z.boolean().optional(),
+  /** Some clients write `"enabled": false` instead of `"disabled": true`. */
+  enabled: z.boolean().optional(),
+  description: z.string().optional(),
+};
+
+const remoteUrl = z.string().superRefine((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a valid URL' });
+    return;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    ctx.addIssue({ code: 'custom', message: `must be an http:// or https:// URL (got ${url.protocol}//)` });
+  }
+});
+
+// Loose objects: other tools add their own fields (VS Code's envFile, dev, ...), which we ignore.
+export const stdioEntrySchema = z.looseObject({
+  type: z.literal('stdio'),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: stringMap.optional(),
+  cwd: z.string().min(1).optional(),
+  ...commonFields,
+});
+
+export const remoteEntrySchema = z.looseObject({
+  type: z.enum(REMOTE_TYPES),
+  url: remoteUrl,
+  headers: stringMap.optional(),
+  ...commonFields,
+});
+
+/** Fills in the implied `type` of an entry written without one, so the union below can discriminate. */
+function inferType(entry: unknown): unknown {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return entry;
+  const record = entry as Record<string, unknown>;
+  if (record.type !== undefined) return entry;
+  const type = 'url' in record && !('command' in record) ? 'http' : 'stdio';
+  return { ...record, type };
+}
+
+/** One value of `mcpServers` / `servers`. */
+export const serverEntrySchema = z.preprocess(inferType, z.discriminatedUnion('type', [stdioEntrySchema, remoteEntrySchema]));
+export type ServerEntry = z.infer<typeof serverEntrySchema>;
+
+/** The top level of a config file; unknown top-level keys (`$schema`, other tools' keys) are ignored. */
+export const configFileSchema = z.looseObject({
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  servers: z.record(z.string(), z.unknown()).optional(),
+  /** VS Code's prompt definitions; accepted and ignored. */
+  inputs: z.unknown().optional(),
+  switchboard: z.unknown().optional(),
+});
+
+const SEPARATOR = /^[A-Za-z0-9_-]{1,4}$/;
+
+// Strict objects: a misspelt setting is an error, not a silently ignored key.
+export const httpSettingsSchema = z.strictObject({
+  host: z.string().min(1).optional(),
+  port: z.int().min(0).max(65535).optional(),
+  allowedOrigins: z.array(z.string().min(1)).optional(),
+  allowedHosts: z.array(z.string().min(1)).optional(),
+});
+
+/** The `"switchboard"` block, or the whole of switchboard.json. Every key optional; see DEFAULT_SETTINGS. */
+export const settingsSchema = z.strictObject({
+  separator: z
+    .string()
+    .regex(SEPARATOR, { message: 'must be 1 to 4 characters from A-Z a-z 0-9 _ - (the only ones tool names allow)' })
+    .optional(),
+  nameBudget: z.int().min(16).max(64).optional(),
+  http: httpSettingsSchema.optional(),
+  sessionIdleMs: z.int().min(1).optional(),
+  requestTimeoutMs: z.int().min(1).optional(),
+  listChangedDebounceMs: z.int().min(0).optional(),
+});
+export type SettingsInput = z.infer<typeof settingsSchema>;
+
+/** Known keys of each settings object, by path, for "did you mean" hints. */
+export const SETTINGS_KEYS: Readonly<Record<string, readonly string[]>> = {
+  '': Object.keys(settingsSchema.shape),
+  http: Object.keys(httpSettingsSchema.shape),
+};
+
+/** The one place settings defaults live. Frozen: copy before changing. */
+export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
+  separator: '_',
+  nameBudget: 48,
+  http: Object.freeze({
+    host: '127.0.0.1',
+    port: 3333,
+    allowedOrigins: Object.freeze([]) as unknown as string[],
+    allowedHosts: Object.freeze([]) as unknown as string[],
+  }),
+  sessionIdleMs: 30 * 60 * 1000,
+  requestTimeoutMs: 60_000,
+  listChangedDebounceMs: 100,
+});

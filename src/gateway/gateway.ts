@@ -1,0 +1,229 @@
+// Owns the Gateway: the server pool, one catalog per capability profile, the live client sessions,
+// and the routing between them that is not a plain request: notifications up (list_changed
+// debounced, log messages, resource updates), reverse requests (sampling, elicitation, roots) to
+// the client that caused them, logging levels fanned out, and configuration applied live.
+import { ProtocolError } from '@modelcontextprotocol/server';
+import type { ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { ServerConfig } from '../config/index.js';
+import { moduleLogger } from '../logging/logger.js';
+import { Catalog } from '../catalog/catalog.js';
+import type { Connection, ListKind, RawNotification } from '../servers/connection.js';
+import { ServerPool } from '../servers/pool.js';
+import { REVERSE_METHOD_CAPABILITY, type CapabilityProfile } from '../servers/profile.js';
+import { DEFAULT_PAGE_SIZE } from './pagination.js';
+import { GatewaySession, GATEWAY_CAPABILITIES } from './session.js';
+import { SubscriptionRegistry } from './subscriptions.js';
+import { viewIncludes, type View } from './view.js';
+
+export const VERSION = '0.1.0';
+const ANY_RESULT = z.any();
+
+export interface GatewaySettings {
+  separator: string;
+  nameBudget: number;
+  requestTimeoutMs: number;
+  listChangedDebounceMs: number;
+  pageSize: number;
+  /** How long a per-server session waits for its server before answering initialize without it. */
+  connectTimeoutMs: number;
+}
+
+export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
+  separator: '_',
+  nameBudget: 48,
+  requestTimeoutMs: 60_000,
+  listChangedDebounceMs: 100,
+  pageSize: DEFAULT_PAGE_SIZE,
+  connectTimeoutMs: 30_000,
+};
+
+const LIST_CHANGED: Record<ListKind, string> = {
+  tools: 'notifications/tools/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+  resources: 'notifications/resources/list_changed',
+  resourceTemplates: 'notifications/resources/list_changed',
+};
+
+export class Gateway {
+  readonly pool: ServerPool;
+  readonly settings: GatewaySettings;
+  readonly subscriptions = new SubscriptionRegistry<GatewaySession>();
+  readonly log = moduleLogger('gateway');
+  private readonly catalogs = new Map<string, Catalog>();
+  private readonly sessions = new Set<GatewaySession>();
+  private readonly pendingListChanged = new Map<GatewaySession, Set<string>>();
+  private listChangedTimer: NodeJS.Timeout | undefined;
+
+  constructor(settings: Partial<GatewaySettings> = {}) {
+    this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
+    this.pool = new ServerPool({
+      requestTimeoutMs: this.settings.requestTimeoutMs,
+      connectTimeoutMs: this.settings.connectTimeoutMs,
+      onReverseRequest: (connection, request, signal) => this.reverseRequest(connection, request, signal),
+    });
+    this.pool.on('notification', (connection, notification) => this.onServerNotification(connection, notification));
+  }
+
+  /** Applies a server list (at start and on every config change); catalogs follow. */
+  async applyServers(servers: ServerConfig[]): Promise<void> {
+    const { added, removed, restarted } = await this.pool.apply(servers);
+    for (const key of [...removed, ...restarted]) for (const catalog of this.catalogs.values()) catalog.forget(key);
+    for (const key of [...added, ...restarted]) for (const catalog of this.catalogs.values()) void catalog.refresh(key);
+  }
+
+  catalogFor(profile: CapabilityProfile): Catalog {
+    let catalog = this.catalogs.get(profile.key);
+    if (!catalog) {
+      catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget });
+      const owner = catalog;
+      catalog.on('changed', ({ server, kinds }) => this.queueListChanged(owner, server, kinds));
+      this.catalogs.set(profile.key, catalog);
+    }
+    return catalog;
+  }
+
+  /** Opens a session for a view. A per-server view mirrors that server's capabilities and instructions. */
+  async createSession(view: View): Promise<GatewaySession> {
+    let capabilities: ServerCapabilities = GATEWAY_CAPABILITIES;
+    let instructions: string | undefined = this.instructions();
+    let serverInfo: Implementation = { name: 'switchboard', version: VERSION };
+    if (view.kind === 'server') {
+      if (!this.pool.has(view.server)) throw new Error(`Unknown server "${view.server}"`);
+      serverInfo = { name: `switchboard/${view.server}`, version: VERSION };
+      const probe = this.pool.connection(view.server, { key: '{}', capabilities: {} })!;
+      try {
+        await probe.start();
+        capabilities = mirrorCapabilities(probe.serverCapabilities);
+        instructions = probe.instructions;
+      } catch (error) {
+        this.log.warn({ server: view.server, err: (error as Error).message }, 'server unavailable; session opened with default capabilities');
+      }
+    }
+    const session = new GatewaySession(this, { view, capabilities, instructions, serverInfo });
+    this.sessions.add(session);
+    return session;
+  }
+
+  /** Called when a session's transport closes: its subscriptions are released. */
+  endSession(session: GatewaySession): void {
+    if (!this.sessions.delete(session)) return;
+    this.pendingListChanged.delete(session);
+    for (const { connection, uri } of this.subscriptions.heldBy(session)) {
+      if (this.subscriptions.remove(connection, uri, session)) {
+        void connection.request('resources/unsubscribe', { uri }).catch(() => undefined);
+      }
+    }
+    void session.close();
+  }
+
+  sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  private instructions(): string {
+    const keys = this.pool.keys();
+    return `Switchboard gateway: tools of ${keys.length} MCP server(s) (${keys.join(', ')}), named <server>${this.settings.separator}<tool>.`;
+  }
+
+  async fanOutLogLevel(session: GatewaySession, level: LoggingLevel): Promise<void> {
+    const connections = this.pool.keys()
+      .filter((key) => viewIncludes(session.view, key))
+      .map((key) => this.pool.connection(key, session.profile)!)
+      .filter((c) => c.state === 'connected' && c.serverCapabilities?.logging);
+    await Promise.all(connections.map((c) => c.request('logging/setLevel', { level }).catch((error: Error) => {
+      this.log.debug({ server: c.key, err: error.message }, 'logging/setLevel not accepted');
+    })));
+  }
+
+  async rootsChanged(session: GatewaySession): Promise<void> {
+    for (const key of this.pool.keys()) {
+      if (!viewIncludes(session.view, key)) continue;
+      await this.pool.connection(key, session.profile)?.notify('notifications/roots/list_changed');
+    }
+  }
+
+  private sessionsOf(profile: CapabilityProfile, serverKey: string): GatewaySession[] {
+    return [...this.sessions].filter((s) => !s.closed && s.profile.key === profile.key && viewIncludes(s.view, serverKey));
+  }
+
+  private onServerNotification(connection: Connection, notification: RawNotification): void {
+    const params = notification.params ?? {};
+    switch (notification.method) {
+      case 'notifications/tools/list_changed':
+        return void this.catalogs.get(connection.profile.key)?.refresh(connection.key, ['tools']);
+      case 'notifications/prompts/list_changed':
+        return void this.catalogs.get(connection.profile.key)?.refresh(connection.key, ['prompts']);
+      case 'notifications/resources/list_changed':
+        return void this.catalogs.get(connection.profile.key)?.refresh(connection.key, ['resources', 'resourceTemplates']);
+      case 'notifications/resources/updated': {
+        for (const session of this.subscriptions.subscribers(connection, params.uri as string)) {
+          void session.server.notification({ method: 'notifications/resources/updated', params }).catch(() => undefined);
+        }
+        return;
+      }
+      case 'notifications/message': {
+        for (const session of this.sessionsOf(connection.profile, connection.key)) {
+          if (!session.wantsLog(params.level as string)) continue;
+          const tagged = session.view.kind === 'all' ? { ...params, logger: params.logger ? `${connection.key}/${params.logger}` : connection.key } : params;
+          void session.server.notification({ method: 'notifications/message', params: tagged }).catch(() => undefined);
+        }
+        return;
+      }
+      default:
+        this.log.debug({ server: connection.key, method: notification.method }, 'notification not forwarded');
+    }
+  }
+
+  private queueListChanged(catalog: Catalog, server: string, kinds: ListKind[]): void {
+    for (const session of this.sessionsOf(catalog.profile, server)) {
+      let methods = this.pendingListChanged.get(session);
+      if (!methods) this.pendingListChanged.set(session, (methods = new Set()));
+      for (const kind of kinds) methods.add(LIST_CHANGED[kind]);
+    }
+    this.listChangedTimer ??= setTimeout(() => this.flushListChanged(), this.settings.listChangedDebounceMs);
+  }
+
+  private flushListChanged(): void {
+    this.listChangedTimer = undefined;
+    for (const [session, methods] of this.pendingListChanged) {
+      for (const method of methods) void session.server.notification({ method }).catch(() => undefined);
+    }
+    this.pendingListChanged.clear();
+  }
+
+  /**
+   * A server asked its client for something (sampling, elicitation, roots). It goes to the session
+   * whose request is running on that connection (newest first), else to the most recently active
+   * session of the same profile; only to a client that declared the capability.
+   */
+  private async reverseRequest(connection: Connection, request: { method: string; params?: Record<string, unknown> }, signal: AbortSignal): Promise<unknown> {
+    const capability = REVERSE_METHOD_CAPABILITY[request.method];
+    if (!capability) throw new ProtocolError(-32601, `Method not found: ${request.method}`);
+    const able = this.sessionsOf(connection.profile, connection.key).filter((s) => s.clientCapabilities?.[capability]);
+    const busy = able
+      .flatMap((s) => (s.inflight.get(connection) ?? []).map((ctx, order) => ({ ctx, order, active: s.lastActive })))
+      .sort((a, b) => b.active - a.active || b.order - a.order)[0];
+    this.log.info({ server: connection.key, method: request.method, routed: busy ? 'related' : 'recent' }, 'reverse request');
+    if (busy) return busy.ctx.mcpReq.send({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
+    const recent = able.sort((a, b) => b.lastActive - a.lastActive)[0];
+    if (!recent) {
+      throw new ProtocolError(-32601, `No connected client can answer ${request.method} for server "${connection.key}" (none declared the "${capability}" capability).`);
+    }
+    return recent.server.request({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
+  }
+
+  async close(): Promise<void> {
+    if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
+    await Promise.all([...this.sessions].map((s) => s.close()));
+    this.sessions.clear();
+    await this.pool.close();
+  }
+}
+
+/** What a per-server endpoint advertises: the server's own capabilities, less what the gateway does not relay. */
+function mirrorCapabilities(capabilities: ServerCapabilities | undefined): ServerCapabilities {
+  if (!capabilities) return GATEWAY_CAPABILITIES;
+  const { tasks: _tasks, ...rest } = capabilities as ServerCapabilities & { tasks?: unknown };
+  return rest;
+}

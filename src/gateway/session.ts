@@ -1,0 +1,269 @@
+// Owns one client session: an SDK Server (one per client connection) whose requests are answered
+// from the catalog or forwarded verbatim to the owning server, with progress tokens mapped per hop,
+// cancellation passed both ways, and one log line per forwarded request.
+import { randomUUID } from 'node:crypto';
+import { Server, ProtocolError } from '@modelcontextprotocol/server';
+import type { JSONRPCRequest, ServerContext, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
+import type { Connection } from '../servers/connection.js';
+import { profileOf, type CapabilityProfile } from '../servers/profile.js';
+import { serverUnavailable } from '../servers/errors.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { closeMatches } from '../catalog/naming.js';
+import { page } from './pagination.js';
+import type { View } from './view.js';
+import type { Gateway } from './gateway.js';
+
+type Params = Record<string, unknown>;
+type Result = Record<string, unknown>;
+
+const LOG_SEVERITY: Record<string, number> = { debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7 };
+
+export const GATEWAY_CAPABILITIES: ServerCapabilities = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  logging: {},
+  completions: {},
+};
+
+export interface SessionOptions {
+  view: View;
+  capabilities: ServerCapabilities;
+  instructions?: string;
+  serverInfo: Implementation;
+}
+
+export class GatewaySession {
+  readonly id = randomUUID();
+  readonly server: Server;
+  readonly view: View;
+  lastActive = Date.now();
+  logLevel: LoggingLevel | undefined;
+  closed = false;
+  /** Requests of this session now running on each connection (newest last): reverse requests go to them. */
+  readonly inflight = new Map<Connection, ServerContext[]>();
+  private cachedProfile: CapabilityProfile | undefined;
+
+  constructor(
+    private readonly gateway: Gateway,
+    options: SessionOptions,
+  ) {
+    this.view = options.view;
+    this.server = new Server(options.serverInfo, { capabilities: options.capabilities, instructions: options.instructions });
+    this.server.fallbackRequestHandler = (request, ctx) => this.handle(request, ctx);
+    this.server.fallbackNotificationHandler = async (notification) => {
+      this.lastActive = Date.now();
+      if (notification.method === 'notifications/roots/list_changed') await this.gateway.rootsChanged(this);
+    };
+    if (options.capabilities.logging) {
+      this.server.removeRequestHandler('logging/setLevel');
+      this.server.setRequestHandler('logging/setLevel', async (request) => {
+        this.lastActive = Date.now();
+        this.logLevel = request.params.level;
+        await this.gateway.fanOutLogLevel(this, request.params.level);
+        return {};
+      });
+    }
+    this.server.onclose = () => this.gateway.endSession(this);
+  }
+
+  /** The client's mirrored capabilities (known once it has initialized). */
+  get profile(): CapabilityProfile {
+    return (this.cachedProfile ??= profileOf(this.server.getClientCapabilities()));
+  }
+
+  get clientCapabilities() {
+    return this.server.getClientCapabilities();
+  }
+
+  wantsLog(level: string): boolean {
+    if (!this.logLevel) return true;
+    return (LOG_SEVERITY[level] ?? 0) >= (LOG_SEVERITY[this.logLevel] ?? 0);
+  }
+
+  private async catalog(): Promise<Catalog> {
+    const catalog = this.gateway.catalogFor(this.profile);
+    await catalog.ensure(this.view.kind === 'all' ? undefined : [this.view.server]);
+    return catalog;
+  }
+
+  private async handle(request: JSONRPCRequest, ctx: ServerContext): Promise<Result> {
+    this.lastActive = Date.now();
+    const params = (request.params ?? {}) as Params;
+    const pageSize = this.gateway.settings.pageSize;
+    const single = this.view.kind === 'server' ? this.view.server : undefined;
+    switch (request.method) {
+      case 'tools/list': {
+        const catalog = await this.catalog();
+        const tools = single ? catalog.listing(single).tools : catalog.tools();
+        const { items, nextCursor } = page('tools', tools, params.cursor, pageSize);
+        return { tools: items, ...(nextCursor && { nextCursor }) };
+      }
+      case 'prompts/list': {
+        const catalog = await this.catalog();
+        const prompts = single ? catalog.listing(single).prompts : catalog.prompts();
+        const { items, nextCursor } = page('prompts', prompts, params.cursor, pageSize);
+        return { prompts: items, ...(nextCursor && { nextCursor }) };
+      }
+      case 'resources/list': {
+        const catalog = await this.catalog();
+        const resources = single ? catalog.listing(single).resources : catalog.resources();
+        const { items, nextCursor } = page('resources', resources, params.cursor, pageSize);
+        return { resources: items, ...(nextCursor && { nextCursor }) };
+      }
+      case 'resources/templates/list': {
+        const catalog = await this.catalog();
+        const templates = single ? catalog.listing(single).resourceTemplates : catalog.resourceTemplates();
+        const { items, nextCursor } = page('resourceTemplates', templates, params.cursor, pageSize);
+        return { resourceTemplates: items, ...(nextCursor && { nextCursor }) };
+      }
+      case 'tools/call':
+        return this.callNamed('tools', request, params, ctx);
+      case 'prompts/get':
+        return this.callNamed('prompts', request, params, ctx);
+      case 'resources/read':
+        return this.forward(await this.ownerOfUri(params.uri), request, params, ctx);
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const connection = await this.ownerOfUri(params.uri);
+        const subscribe = request.method === 'resources/subscribe';
+        const first = subscribe
+          ? this.gateway.subscriptions.add(connection, params.uri as string, this)
+          : this.gateway.subscriptions.remove(connection, params.uri as string, this);
+        if (first) return this.forward(connection, request, params, ctx);
+        return {};
+      }
+      case 'completion/complete':
+        return this.complete(request, params, ctx);
+      default:
+        if (single) return this.forward(await this.connectionFor(single), request, params, ctx);
+        throw new ProtocolError(-32601, `Method not found: ${request.method}`);
+    }
+  }
+
+  private async connectionFor(serverKey: string): Promise<Connection> {
+    const connection = this.gateway.pool.connection(serverKey, this.profile);
+    if (!connection) throw serverUnavailable(serverKey, 'it is no longer configured', 'List the tools again to see what is available now.');
+    return connection;
+  }
+
+  /** tools/call and prompts/get: resolve the exposed name to (server, original name) and forward. */
+  private async callNamed(kind: 'tools' | 'prompts', request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
+    const name = params.name;
+    if (typeof name !== 'string') throw new ProtocolError(-32602, `Invalid params: "name" must be a string`);
+    if (this.view.kind === 'server') return this.forward(await this.connectionFor(this.view.server), request, params, ctx, name);
+    const catalog = await this.catalog();
+    const table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
+    const entry = table.resolve(name);
+    if (!entry) {
+      const noun = kind === 'tools' ? 'tool' : 'prompt';
+      const suggestions = closeMatches(name, table.entries().map((e) => e.exposed));
+      const hint = suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ` List ${kind} to see what is available.`;
+      throw new ProtocolError(-32602, `Unknown ${noun}: "${name}".${hint}`, { name, suggestions });
+    }
+    const connection = await this.connectionFor(entry.serverKey);
+    return this.forward(connection, request, { ...params, name: entry.originalName }, ctx, name);
+  }
+
+  private async ownerOfUri(uri: unknown): Promise<Connection> {
+    if (typeof uri !== 'string') throw new ProtocolError(-32602, `Invalid params: "uri" must be a string`);
+    if (this.view.kind === 'server') return this.connectionFor(this.view.server);
+    const owner = (await this.catalog()).resourceOwner(uri) ?? this.soleResourceServer();
+    if (!owner) {
+      throw new ProtocolError(-32602, `Resource not found: no server lists "${uri}" or a template matching it. List resources and resource templates to see what is available.`, { uri });
+    }
+    return this.connectionFor(owner);
+  }
+
+  /** With exactly one resource server configured, an unlisted URI can only be meant for it. */
+  private soleResourceServer(): string | undefined {
+    const catalog = this.gateway.catalogFor(this.profile);
+    const candidates = this.gateway.pool.keys().filter((key) => {
+      const listing = catalog.listing(key);
+      return listing.resources.length > 0 || listing.resourceTemplates.length > 0;
+    });
+    return candidates.length === 1 ? candidates[0] : undefined;
+  }
+
+  private async complete(request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
+    const ref = (params.ref ?? {}) as Params;
+    if (this.view.kind === 'server') return this.forward(await this.connectionFor(this.view.server), request, params, ctx);
+    if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+      const entry = (await this.catalog()).promptTable.resolve(ref.name);
+      if (!entry) throw new ProtocolError(-32602, `Unknown prompt: "${ref.name}"`, { name: ref.name });
+      const forwarded = { ...params, ref: { ...ref, name: entry.originalName } };
+      return this.forward(await this.connectionFor(entry.serverKey), request, forwarded, ctx);
+    }
+    if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+      const catalog = await this.catalog();
+      const owner = catalog.templateOwner(ref.uri) ?? catalog.resourceOwner(ref.uri) ?? this.soleResourceServer();
+      if (!owner) throw new ProtocolError(-32602, `Unknown resource template: "${ref.uri}"`, { uri: ref.uri });
+      return this.forward(await this.connectionFor(owner), request, params, ctx);
+    }
+    throw new ProtocolError(-32602, 'Invalid params: completion/complete needs ref.type "ref/prompt" with a name or "ref/resource" with a uri');
+  }
+
+  /**
+   * Sends one request to a server and returns its result untouched. The client's progress token is
+   * replaced by the SDK's own downstream and mapped back on the way up; cancellation follows the
+   * client's abort signal; errors keep the server's code, message and data.
+   */
+  private async forward(connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string): Promise<Result> {
+    const meta = params._meta as Params | undefined;
+    const progressToken = meta?.progressToken;
+    let forwarded = params;
+    if (meta && 'progressToken' in meta) {
+      const { progressToken: _dropped, ...rest } = meta;
+      forwarded = { ...params, _meta: rest };
+      if (Object.keys(rest).length === 0) delete forwarded._meta;
+    }
+    // Progress notifications are chained so each is written before the next, and all before the result.
+    let progressSent: Promise<void> = Promise.resolve();
+    const onprogress =
+      progressToken === undefined
+        ? undefined
+        : (progress: Params) => {
+            const notification = { method: 'notifications/progress', params: { ...progress, progressToken } };
+            progressSent = progressSent.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
+          };
+    const started = performance.now();
+    const running = this.inflight.get(connection) ?? [];
+    running.push(ctx);
+    this.inflight.set(connection, running);
+    let status = 'ok';
+    try {
+      const result = await connection.request(request.method, Object.keys(forwarded).length ? forwarded : undefined, {
+        signal: ctx.mcpReq.signal,
+        onprogress,
+        timeoutMs: this.gateway.settings.requestTimeoutMs,
+      });
+      if (result.isError === true) status = 'tool_error';
+      await progressSent;
+      return result;
+    } catch (error) {
+      status = ctx.mcpReq.signal.aborted ? 'cancelled' : 'error';
+      throw error;
+    } finally {
+      running.splice(running.indexOf(ctx), 1);
+      if (running.length === 0) this.inflight.delete(connection);
+      this.gateway.log.info(
+        {
+          requestId: ctx.mcpReq.id,
+          session: this.id,
+          method: request.method,
+          server: connection.key,
+          ...(label && { name: label }),
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          status,
+        },
+        'forwarded',
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.server.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,44 @@
+// Owns running the HTTP face on a socket: binding (127.0.0.1 by default), the bound URL, and a
+// clean close that ends every session first.
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import type { Gateway } from '../gateway/gateway.js';
+import { createApp } from './app.js';
+
+export interface HttpFaceOptions {
+  host: string;
+  port: number;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  sessionIdleMs: number;
+}
+
+export interface RunningHttpFace {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export function startHttpFace(gateway: Gateway, options: HttpFaceOptions): Promise<RunningHttpFace> {
+  const { app, sessions } = createApp(gateway, { ...options, boundHost: options.host });
+  return new Promise((resolve, reject) => {
+    let server: ServerType;
+    const onError = (error: Error) => reject(error);
+    server = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, (info: AddressInfo) => {
+      server.off('error', onError);
+      const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+      resolve({
+        url: `http://${host}:${info.port}`,
+        port: info.port,
+        close: async () => {
+          await sessions.close();
+          await new Promise<void>((done) => {
+            server.close(() => done());
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          });
+        },
+      });
+    });
+    server.once('error', onError);
+  });
+}

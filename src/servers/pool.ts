@@ -1,0 +1,114 @@
+// Owns the ServerPool: the configured servers and their connections (one per capability profile),
+// applying configuration changes live (servers added, removed, restarted) and relaying events.
+import { EventEmitter } from 'node:events';
+import type { ServerConfig } from '../config/index.js';
+import { moduleLogger } from '../logging/logger.js';
+import { Connection, type RawNotification, type ReverseRequestHandler } from './connection.js';
+import type { CapabilityProfile } from './profile.js';
+
+export interface PoolOptions {
+  requestTimeoutMs: number;
+  connectTimeoutMs?: number;
+  onReverseRequest?: ReverseRequestHandler;
+}
+
+interface ServerEntry {
+  config: ServerConfig;
+  connections: Map<string, Connection>;
+}
+
+export interface PoolEvents {
+  notification: [connection: Connection, notification: RawNotification];
+  closed: [connection: Connection];
+  /** Server keys were added, removed or restarted. */
+  changed: [change: { added: string[]; removed: string[]; restarted: string[] }];
+}
+
+export class ServerPool extends EventEmitter<PoolEvents> {
+  private readonly entries = new Map<string, ServerEntry>();
+  private readonly log = moduleLogger('pool');
+
+  constructor(private readonly options: PoolOptions) {
+    super();
+  }
+
+  /** Enabled server keys, in configuration order. */
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  config(key: string): ServerConfig | undefined {
+    return this.entries.get(key)?.config;
+  }
+
+  /** The connection to `key` for `profile`, created (not started) on first use. */
+  connection(key: string, profile: CapabilityProfile): Connection | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    let connection = entry.connections.get(profile.key);
+    if (!connection) {
+      connection = new Connection(entry.config, profile, this.options);
+      const created = connection;
+      created.on('notification', (n: RawNotification) => this.emit('notification', created, n));
+      created.on('closed', () => this.emit('closed', created));
+      entry.connections.set(profile.key, created);
+    }
+    return connection;
+  }
+
+  /** Every live connection, optionally of one server. */
+  connections(key?: string): Connection[] {
+    const entries = key ? [this.entries.get(key)].filter((e): e is ServerEntry => Boolean(e)) : [...this.entries.values()];
+    return entries.flatMap((e) => [...e.connections.values()]);
+  }
+
+  /**
+   * Applies a new server list: new keys are added, missing keys stopped and removed, keys whose
+   * settings changed are restarted (their connections are replaced). Disabled servers count as absent.
+   */
+  async apply(servers: ServerConfig[]): Promise<{ added: string[]; removed: string[]; restarted: string[] }> {
+    const next = new Map(servers.filter((s) => !s.disabled).map((s) => [s.key, s]));
+    const added: string[] = [];
+    const removed: string[] = [];
+    const restarted: string[] = [];
+    const stops: Promise<void>[] = [];
+    for (const [key, entry] of this.entries) {
+      const replacement = next.get(key);
+      if (!replacement) {
+        removed.push(key);
+        this.entries.delete(key);
+        stops.push(...[...entry.connections.values()].map((c) => c.stop()));
+      } else if (JSON.stringify(replacement) !== JSON.stringify(entry.config)) {
+        restarted.push(key);
+        stops.push(...[...entry.connections.values()].map((c) => c.stop()));
+        this.entries.set(key, { config: replacement, connections: new Map() });
+      }
+    }
+    // Rebuild in configuration order so listings follow the file.
+    const ordered = new Map<string, ServerEntry>();
+    for (const [key, config] of next) {
+      const existing = this.entries.get(key);
+      if (!existing) added.push(key);
+      ordered.set(key, existing ?? { config, connections: new Map() });
+    }
+    this.entries.clear();
+    for (const [key, entry] of ordered) this.entries.set(key, entry);
+    await Promise.all(stops);
+    if (added.length || removed.length || restarted.length) {
+      this.log.info({ added, removed, restarted }, 'servers changed');
+      this.emit('changed', { added, removed, restarted });
+    }
+    return { added, removed, restarted };
+  }
+
+  /** Stops every connection; the pool is empty afterwards. */
+  async close(): Promise<void> {
+    const all = this.connections();
+    this.entries.clear();
+    await Promise.all(all.map((c) => c.stop()));
+  }
+}

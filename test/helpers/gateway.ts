@@ -1,0 +1,188 @@
+// Test helpers: write a real config file, run the real gateway CLI as a child process (stdio or
+// HTTP face), and connect a real SDK client to it. Every process started here is stopped by PID.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(REPO, 'dist/cli/main.js');
+export const TSX_IMPORT = ['--import', 'tsx'];
+
+export function npmServer(pkg: 'everything' | 'filesystem' | 'memory', args: string[] = [], env: Record<string, string> = {}) {
+  const script = path.join(REPO, `node_modules/@modelcontextprotocol/server-${pkg}/dist/index.js`);
+  return { command: process.execPath, args: [script, ...(pkg === 'everything' ? ['stdio'] : []), ...args], env };
+}
+
+/** A fixture server written in TypeScript under test/fixtures, run through tsx. */
+export function fixtureServer(file: string, args: string[] = [], env: Record<string, string> = {}) {
+  return { command: process.execPath, args: [...TSX_IMPORT, path.join(REPO, 'test/fixtures', file), ...args], env, cwd: REPO };
+}
+
+export async function tempDir(prefix = 'switchboard-test-'): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+export async function writeConfig(servers: Record<string, unknown>, switchboard?: Record<string, unknown>, dir?: string): Promise<string> {
+  const folder = dir ?? (await tempDir());
+  await mkdir(folder, { recursive: true });
+  const file = path.join(folder, '.mcp.json');
+  await writeFile(file, JSON.stringify({ mcpServers: servers, ...(switchboard && { switchboard }) }, null, 2));
+  return file;
+}
+
+/** The demo trio against a scratch folder, with the memory file inside it. */
+export async function demoServers(): Promise<{ servers: Record<string, unknown>; scratch: string }> {
+  const scratch = await tempDir('switchboard-scratch-');
+  await writeFile(path.join(scratch, 'hello.txt'), 'hello from the scratch folder\n');
+  return {
+    scratch,
+    servers: {
+      everything: npmServer('everything'),
+      filesystem: npmServer('filesystem', [scratch]),
+      memory: npmServer('memory', [], { MEMORY_FILE_PATH: path.join(scratch, 'memory.jsonl') }),
+    },
+  };
+}
+
+export interface StderrLog {
+  text(): string;
+  /** JSON log lines the gateway wrote (pino), parsed. */
+  records(): Array<Record<string, unknown>>;
+}
+
+function collect(stream: NodeJS.ReadableStream | null | undefined): StderrLog {
+  let text = '';
+  stream?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return {
+    text: () => text,
+    records: () =>
+      text.split('\n').flatMap((line) => {
+        if (!line.startsWith('{')) return [];
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      }),
+  };
+}
+
+export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Stops a child we started: close stdin, SIGTERM, then SIGKILL after a grace period. */
+export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.stdin?.end();
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export interface RunningGateway {
+  url: string;
+  child: ChildProcess;
+  log: StderrLog;
+  close(): Promise<void>;
+}
+
+export async function startHttpGateway(config: string, extraArgs: string[] = []): Promise<RunningGateway> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', '--config', config, '--log-level', 'debug', ...extraArgs], {
+    cwd: REPO,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  const log = collect(child.stderr);
+  const listening = await waitFor(() => {
+    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${log.text()}`);
+    return log.records().find((r) => r.msg === 'listening');
+  }, 'the gateway to listen');
+  const url = String(listening.url).replace(/\/mcp$/, '');
+  return { url, child, log, close: () => stopChild(child) };
+}
+
+export interface ConnectedClient {
+  client: Client;
+  log?: StderrLog;
+  pid?: number | null;
+  close(): Promise<void>;
+}
+
+export function newClient(capabilities: ClientCapabilities = {}): Client {
+  return new Client({ name: 'switchboard-test', version: '1.0.0' }, { capabilities });
+}
+
+export async function connectStdio(config: string, client: Client = newClient(), extraArgs: string[] = []): Promise<ConnectedClient> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'serve', '--stdio', '--config', config, '--log-level', 'debug', ...extraArgs],
+    cwd: REPO,
+    env: { ...(process.env as Record<string, string>), NO_COLOR: '1' },
+    stderr: 'pipe',
+  });
+  const log = collect(transport.stderr as NodeJS.ReadableStream);
+  await client.connect(transport);
+  return { client, log, pid: transport.pid, close: () => client.close() };
+}
+
+export async function connectHttp(url: string, client: Client = newClient(), endpoint = '/mcp'): Promise<ConnectedClient> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}${endpoint}`));
+  await client.connect(transport);
+  return {
+    client,
+    close: async () => {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    },
+  };
+}
+
+/** Every descendant PID of a process (from /proc), to check that no child survives. */
+export async function descendants(pid: number): Promise<number[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const parents = new Map<number, number[]>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = parents.get(ppid) ?? [];
+      list.push(Number(entry));
+      parents.set(ppid, list);
+    } catch {
+      // process ended while we looked
+    }
+  }
+  const found: number[] = [];
+  const walk = (p: number) => {
+    for (const child of parents.get(p) ?? []) {
+      found.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
