@@ -105,7 +105,10 @@ export class Gateway {
     return session;
   }
 
-  /** Called when a session's transport closes: its subscriptions are released. */
+  /**
+   * Called when a session's transport closes: its subscriptions are released, and when it was the
+   * last session of its capability profile, that profile's downstream connections are stopped too.
+   */
   endSession(session: GatewaySession): void {
     if (!this.sessions.delete(session)) return;
     this.pendingListChanged.delete(session);
@@ -115,6 +118,15 @@ export class Gateway {
       }
     }
     void session.close();
+    const profileKey = session.profile.key;
+    if (![...this.sessions].some((s) => s.profile.key === profileKey)) void this.releaseProfile(profileKey);
+  }
+
+  private async releaseProfile(profileKey: string): Promise<void> {
+    this.catalogs.delete(profileKey);
+    const released = await this.pool.releaseProfile(profileKey);
+    for (const connection of released) this.subscriptions.dropConnection(connection);
+    if (released.length) this.log.info({ profile: profileKey, connections: released.length }, 'last session of a capability profile ended; its connections stopped');
   }
 
   sessionCount(): number {

@@ -69,7 +69,10 @@ export class GatewaySession {
 
   /** The client's mirrored capabilities (known once it has initialized). */
   get profile(): CapabilityProfile {
-    return (this.cachedProfile ??= profileOf(this.server.getClientCapabilities()));
+    if (this.cachedProfile) return this.cachedProfile;
+    const capabilities = this.server.getClientCapabilities();
+    if (!capabilities) return profileOf(undefined); // not initialized yet: do not remember
+    return (this.cachedProfile = profileOf(capabilities));
   }
 
   get clientCapabilities() {

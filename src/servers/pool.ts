@@ -105,6 +105,19 @@ export class ServerPool extends EventEmitter<PoolEvents> {
     return { added, removed, restarted };
   }
 
+  /** Stops and forgets every connection of one capability profile; returns them. */
+  async releaseProfile(profileKey: string): Promise<Connection[]> {
+    const released: Connection[] = [];
+    for (const entry of this.entries.values()) {
+      const connection = entry.connections.get(profileKey);
+      if (!connection) continue;
+      entry.connections.delete(profileKey);
+      released.push(connection);
+    }
+    await Promise.all(released.map((c) => c.stop()));
+    return released;
+  }
+
   /** Stops every connection; the pool is empty afterwards. */
   async close(): Promise<void> {
     const all = this.connections();
