@@ -41,6 +41,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   private toolNames: NameTable | undefined;
   private promptNames: NameTable | undefined;
   private templates: Array<{ server: string; template: UriTemplate }> | undefined;
+  /** Merged lists, built once per change (tools/list is a hot path). */
+  private merged: Partial<Record<ListKind, Entry[]>> = {};
   private readonly log = moduleLogger('catalog');
 
   constructor(
@@ -111,6 +113,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     this.toolNames = undefined;
     this.promptNames = undefined;
     this.templates = undefined;
+    this.merged = {};
   }
 
   private ordered(): Array<[string, ServerListing]> {
@@ -137,11 +140,11 @@ export class Catalog extends EventEmitter<CatalogEvents> {
 
   /** Every tool under its exposed name; the original name goes into `title` when the tool has none. */
   tools(): Entry[] {
-    return this.exposeNamed('tools', this.toolTable);
+    return (this.merged.tools ??= this.exposeNamed('tools', this.toolTable));
   }
 
   prompts(): Entry[] {
-    return this.exposeNamed('prompts', this.promptTable);
+    return (this.merged.prompts ??= this.exposeNamed('prompts', this.promptTable));
   }
 
   private exposeNamed(kind: 'tools' | 'prompts', table: NameTable): Entry[] {
@@ -156,19 +159,20 @@ export class Catalog extends EventEmitter<CatalogEvents> {
 
   /** Resources of every server; a URI listed by two servers belongs to the first. */
   resources(): Entry[] {
+    if (this.merged.resources) return this.merged.resources;
     const seen = new Set<string>();
-    return this.ordered().flatMap(([, listing]) =>
+    return (this.merged.resources = this.ordered().flatMap(([, listing]) =>
       listing.resources.filter((r) => {
         const uri = r.uri as string;
         if (seen.has(uri)) return false;
         seen.add(uri);
         return true;
       }),
-    );
+    ));
   }
 
   resourceTemplates(): Entry[] {
-    return this.ordered().flatMap(([, listing]) => listing.resourceTemplates);
+    return (this.merged.resourceTemplates ??= this.ordered().flatMap(([, listing]) => listing.resourceTemplates));
   }
 
   /** Which server answers for a resource URI: a listed resource, then a matching template. */

@@ -3,14 +3,14 @@
 // debounced, log messages, resource updates), reverse requests (sampling, elicitation, roots) to
 // the client that caused them, logging levels fanned out, and configuration applied live.
 import { ProtocolError } from '@modelcontextprotocol/server';
-import type { ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
 import type { Connection, ListKind, RawNotification } from '../servers/connection.js';
 import { ServerPool } from '../servers/pool.js';
-import { REVERSE_METHOD_CAPABILITY, type CapabilityProfile } from '../servers/profile.js';
+import { REVERSE_METHOD_CAPABILITY, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import { GatewaySession, GATEWAY_CAPABILITIES } from './session.js';
 import { SubscriptionRegistry } from './subscriptions.js';
@@ -63,6 +63,8 @@ export class Gateway {
       onReverseRequest: (connection, request, signal) => this.reverseRequest(connection, request, signal),
     });
     this.pool.on('notification', (connection, notification) => this.onServerNotification(connection, notification));
+    // A server that came back may list something else: re-read it; clients hear only of real changes.
+    this.pool.on('reconnected', (connection) => void this.catalogs.get(connection.profile.key)?.refresh(connection.key));
   }
 
   /** Applies a server list (at start and on every config change); catalogs follow. */
@@ -83,15 +85,19 @@ export class Gateway {
     return catalog;
   }
 
-  /** Opens a session for a view. A per-server view mirrors that server's capabilities and instructions. */
-  async createSession(view: View): Promise<GatewaySession> {
+  /**
+   * Opens a session for a view. A per-server view mirrors that server's capabilities and
+   * instructions, read through the connection the client will use (its capabilities, when the
+   * initialize request is at hand, as on HTTP).
+   */
+  async createSession(view: View, clientCapabilities?: ClientCapabilities): Promise<GatewaySession> {
     let capabilities: ServerCapabilities = GATEWAY_CAPABILITIES;
     let instructions: string | undefined = this.instructions();
     let serverInfo: Implementation = { name: 'switchboard', version: VERSION };
     if (view.kind === 'server') {
       if (!this.pool.has(view.server)) throw new Error(`Unknown server "${view.server}"`);
       serverInfo = { name: `switchboard/${view.server}`, version: VERSION };
-      const probe = this.pool.connection(view.server, { key: '{}', capabilities: {} })!;
+      const probe = this.pool.connection(view.server, profileOf(clientCapabilities))!;
       try {
         await probe.start();
         capabilities = mirrorCapabilities(probe.serverCapabilities);

@@ -3,6 +3,7 @@
 // another endpoint), and reaping of idle sessions together with their resources.
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, isInitializeRequest } from '@modelcontextprotocol/server';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { Gateway } from '../gateway/gateway.js';
 import type { GatewaySession } from '../gateway/session.js';
 import type { View } from '../gateway/view.js';
@@ -54,13 +55,13 @@ export class HttpSessions {
     } catch {
       return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON');
     }
-    const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-    if (!initializing) return jsonRpcError(400, -32000, 'Bad Request: no valid session id; send initialize first');
-    return this.open(request, body, endpoint, view);
+    const initialize = (Array.isArray(body) ? body : [body]).find((m) => isInitializeRequest(m));
+    if (!initialize) return jsonRpcError(400, -32000, 'Bad Request: no valid session id; send initialize first');
+    return this.open(request, body, endpoint, view, initialize.params.capabilities);
   }
 
-  private async open(request: Request, body: unknown, endpoint: string, view: View): Promise<Response> {
-    const session = await this.gateway.createSession(view);
+  private async open(request: Request, body: unknown, endpoint: string, view: View, capabilities: ClientCapabilities): Promise<Response> {
+    const session = await this.gateway.createSession(view, capabilities);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

@@ -145,12 +145,14 @@ export class Connection extends EventEmitter {
       await client.close().catch(() => undefined);
       throw serverUnavailable(this.key, 'it was stopped');
     }
+    const reconnect = this.connectedAt !== undefined;
     this.client = client;
     this.connectedAt = new Date();
     this.lastError = undefined;
     this.setState('connected');
     const version = client.getServerVersion();
-    this.log.info({ transport: this.config.transport, pid: this.pid, serverInfo: version, protocol: client.getNegotiatedProtocolVersion() }, 'connected');
+    this.log.info({ transport: this.config.transport, pid: this.pid, serverInfo: version, protocol: client.getNegotiatedProtocolVersion() }, reconnect ? 'reconnected' : 'connected');
+    if (reconnect) this.emit('reconnected');
   }
 
   private captureStderr(stream: NodeJS.ReadableStream): void {

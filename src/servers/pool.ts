@@ -20,6 +20,8 @@ interface ServerEntry {
 export interface PoolEvents {
   notification: [connection: Connection, notification: RawNotification];
   closed: [connection: Connection];
+  /** A connection that had been up before is up again. */
+  reconnected: [connection: Connection];
   /** Server keys were added, removed or restarted. */
   changed: [change: { added: string[]; removed: string[]; restarted: string[] }];
 }
@@ -55,6 +57,7 @@ export class ServerPool extends EventEmitter<PoolEvents> {
       const created = connection;
       created.on('notification', (n: RawNotification) => this.emit('notification', created, n));
       created.on('closed', () => this.emit('closed', created));
+      created.on('reconnected', () => this.emit('reconnected', created));
       entry.connections.set(profile.key, created);
     }
     return connection;

