@@ -55,7 +55,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
 
   /** Lists every given server not listed yet (concurrently). Failures are recorded, never thrown. */
   async ensure(keys: string[] = this.pool.keys()): Promise<void> {
-    await Promise.all(keys.filter((k) => !this.listings.has(k)).map((k) => this.refresh(k)));
+    await Promise.all(keys.filter((k) => !this.listings.has(k)).map((k) => this.refresh(k, LIST_KINDS, { quiet: true })));
   }
 
   listing(key: string): ServerListing {
@@ -72,18 +72,23 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     if (kinds.length) this.emit('changed', { server: key, kinds });
   }
 
-  /** Re-lists one server (all kinds, or the given ones). Concurrent refreshes of a server are coalesced. */
-  refresh(key: string, kinds: readonly ListKind[] = LIST_KINDS): Promise<void> {
+  /**
+   * Re-lists one server (all kinds, or the given ones). Concurrent refreshes of a server are
+   * coalesced. `quiet`: a first listing made because a client asked for the list (it is getting
+   * the result now) is not announced as a change.
+   */
+  refresh(key: string, kinds: readonly ListKind[] = LIST_KINDS, options: { quiet?: boolean } = {}): Promise<void> {
     const running = this.pending.get(key);
-    if (running) return running.then(() => this.refresh(key, kinds));
-    const job = this.list(key, kinds).finally(() => this.pending.delete(key));
+    if (running) return running.then(() => (options.quiet && this.listings.has(key) ? undefined : this.refresh(key, kinds, options)));
+    const job = this.list(key, kinds, options.quiet === true).finally(() => this.pending.delete(key));
     this.pending.set(key, job);
     return job;
   }
 
-  private async list(key: string, kinds: readonly ListKind[]): Promise<void> {
+  private async list(key: string, kinds: readonly ListKind[], quiet: boolean): Promise<void> {
     const connection = this.pool.connection(key, this.profile);
     if (!connection) return;
+    const first = !this.listings.has(key);
     const previous = this.listings.get(key) ?? EMPTY;
     const next: ServerListing = { ...previous, warnings: [], error: undefined };
     try {
@@ -105,7 +110,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     const changed = LIST_KINDS.filter((k) => JSON.stringify(previous[k]) !== JSON.stringify(next[k]));
     if (changed.length) {
       this.invalidate();
-      this.emit('changed', { server: key, kinds: changed });
+      if (!(quiet && first)) this.emit('changed', { server: key, kinds: changed });
     }
   }
 

@@ -54,6 +54,8 @@ export class Gateway {
   private readonly sessions = new Set<GatewaySession>();
   private readonly pendingListChanged = new Map<GatewaySession, Set<string>>();
   private listChangedTimer: NodeJS.Timeout | undefined;
+  /** Connections being stopped after their last session ended; close() waits for them. */
+  private readonly releasing = new Set<Promise<void>>();
 
   constructor(settings: Partial<GatewaySettings> = {}) {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
@@ -125,7 +127,10 @@ export class Gateway {
     }
     void session.close();
     const profileKey = session.profile.key;
-    if (![...this.sessions].some((s) => s.profile.key === profileKey)) void this.releaseProfile(profileKey);
+    if (![...this.sessions].some((s) => s.profile.key === profileKey)) {
+      const release = this.releaseProfile(profileKey).finally(() => this.releasing.delete(release));
+      this.releasing.add(release);
+    }
   }
 
   private async releaseProfile(profileKey: string): Promise<void> {
@@ -235,7 +240,7 @@ export class Gateway {
     if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();
-    await this.pool.close();
+    await Promise.all([...this.releasing, this.pool.close()]);
   }
 }
 

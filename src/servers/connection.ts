@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';
 import { Client, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { JSONRPCRequest, ServerCapabilities, Implementation } from '@modelcontextprotocol/client';
+import type { JSONRPCRequest, ServerCapabilities, Implementation, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger, type Logger } from '../logging/logger.js';
@@ -27,7 +27,10 @@ export type ReverseRequestHandler = (
 ) => Promise<unknown>;
 
 export interface ConnectionOptions {
+  /** A request with no answer and no progress for this long is cancelled and fails. */
   requestTimeoutMs: number;
+  /** A request is cancelled after this long even while it reports progress. */
+  maxRequestMs?: number;
   connectTimeoutMs?: number;
   onReverseRequest?: ReverseRequestHandler;
 }
@@ -53,6 +56,11 @@ const LIST_CAPABILITY: Record<ListKind, keyof ServerCapabilities> = {
 };
 
 const ANY_RESULT = z.any();
+/** Progress tokens the gateway issues downstream; never reused within a process. */
+const PROGRESS_TOKEN_PREFIX = 'switchboard-progress-';
+let progressCounter = 0;
+/** Hard upper bound for one request, whatever progress it reports (overridable per pool). */
+const MAX_REQUEST_MS = 60 * 60 * 1000;
 const STDERR_TAIL_LINES = 20;
 const MAX_LIST_PAGES = 1000;
 
@@ -65,6 +73,7 @@ export class Connection extends EventEmitter {
   private starting: Promise<void> | undefined;
   private pidOf: (() => number | null) | undefined;
   private readonly stderrTail: string[] = [];
+  private readonly progressRoutes = new Map<string, (progress: Record<string, unknown>) => void>();
   private readonly log: Logger;
 
   constructor(
@@ -134,6 +143,7 @@ export class Connection extends EventEmitter {
     const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
     try {
       await client.connect(built.transport, { timeout: timeoutMs });
+      this.routeProgress(built.transport);
     } catch (error) {
       const reason = describeConnectError(this.config, error, this.stderrTail);
       this.fail(reason);
@@ -153,6 +163,27 @@ export class Connection extends EventEmitter {
     const version = client.getServerVersion();
     this.log.info({ transport: this.config.transport, pid: this.pid, serverInfo: version, protocol: client.getNegotiatedProtocolVersion() }, reconnect ? 'reconnected' : 'connected');
     if (reconnect) this.emit('reconnected');
+  }
+
+  /**
+   * Progress for forwarded requests is taken off the wire here, in arrival order. The SDK hands
+   * notifications to handlers a microtask late, after a response that arrived in the same chunk
+   * has already retired the request, which loses the last progress update; and it would replace
+   * our token with its own. Tokens we did not issue go on to the SDK as usual.
+   */
+  private routeProgress(transport: Transport): void {
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const candidate = message as { method?: string; params?: Record<string, unknown> };
+      if (candidate.method === 'notifications/progress' && candidate.params) {
+        const { progressToken, ...progress } = candidate.params;
+        if (typeof progressToken === 'string' && progressToken.startsWith(PROGRESS_TOKEN_PREFIX)) {
+          this.progressRoutes.get(progressToken)?.(progress);
+          return;
+        }
+      }
+      deliver?.call(transport, message, extra);
+    };
   }
 
   private captureStderr(stream: NodeJS.ReadableStream): void {
@@ -198,19 +229,44 @@ export class Connection extends EventEmitter {
     return this.client;
   }
 
-  /** Forwards one request verbatim and returns the raw result. Errors from the server are rethrown as they came. */
+  /**
+   * Forwards one request verbatim and returns the raw result. Errors from the server are rethrown
+   * as they came. The timeout restarts on every progress update (up to a hard maximum); a request
+   * that times out or whose signal aborts is cancelled downstream.
+   */
   async request(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions = {}): Promise<Record<string, unknown>> {
     const client = await this.ready();
     const timeout = options.timeoutMs ?? this.options.requestTimeoutMs;
+    const timedOut = new AbortController();
+    let idle: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => timedOut.abort(), timeout);
+    };
+    let forwarded = params;
+    let token: string | undefined;
+    if (options.onprogress) {
+      token = `${PROGRESS_TOKEN_PREFIX}${++progressCounter}`;
+      const onprogress = options.onprogress;
+      this.progressRoutes.set(token, (progress) => {
+        arm();
+        onprogress(progress);
+      });
+      forwarded = { ...params, _meta: { ...(params?._meta as Record<string, unknown> | undefined), progressToken: token } };
+    }
+    arm();
+    const signal = options.signal ? AbortSignal.any([options.signal, timedOut.signal]) : timedOut.signal;
     try {
-      return await client.request({ method: method as 'ping', params }, ANY_RESULT, {
-        signal: options.signal,
-        onprogress: options.onprogress as ((p: unknown) => void) | undefined,
-        timeout,
-        resetTimeoutOnProgress: true,
+      return await client.request({ method: method as 'ping', params: forwarded }, ANY_RESULT, {
+        signal,
+        timeout: this.options.maxRequestMs ?? MAX_REQUEST_MS,
       });
     } catch (error) {
+      if (timedOut.signal.aborted && !options.signal?.aborted) throw serverTimeout(this.key, method, timeout);
       throw this.translate(error, method, timeout);
+    } finally {
+      clearTimeout(idle);
+      if (token) this.progressRoutes.delete(token);
     }
   }
 

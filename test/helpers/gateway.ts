@@ -134,7 +134,7 @@ export async function connectStdio(config: string, client: Client = newClient(),
     env: { ...(process.env as Record<string, string>), NO_COLOR: '1' },
     stderr: 'pipe',
   });
-  const log = collect(transport.stderr as NodeJS.ReadableStream);
+  const log = collect(transport.stderr as unknown as NodeJS.ReadableStream);
   await client.connect(transport);
   return { client, log, pid: transport.pid, close: () => client.close() };
 }
