@@ -220,6 +220,14 @@ describe.each(['stdio', 'http'] as const)('gateway over %s', (face) => {
     expect(JSON.stringify(result)).toContain('Name: Ada');
   });
 
+  it('routes roots/list from the server to the client that declared roots', async () => {
+    const { client } = await connect({ roots: { listChanged: true } }, (c) =>
+      c.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///tmp/switchboard-root', name: 'test root' }] })),
+    );
+    const result = await client.request({ method: 'tools/call', params: { name: 'everything_get-roots-list', arguments: {} } }, ANY);
+    expect(JSON.stringify(result)).toContain('file:///tmp/switchboard-root');
+  });
+
   it('answers ping locally', async () => {
     const { client } = await connect();
     expect(await client.ping()).toEqual({});
