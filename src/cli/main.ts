@@ -62,6 +62,8 @@ export async function main(argv: string[]): Promise<void> {
     const commanderCode = (error as { code?: string }).code;
     if (commanderCode?.startsWith('commander.')) return; // commander printed it already
     process.stderr.write(`switchboard: ${(error as Error).message}\n`);
+    // Nothing else runs after a failed command; do not let a stray handle keep the process up.
+    setTimeout(() => process.exit(), 200).unref();
   }
 }
 

@@ -4,6 +4,8 @@ import { watchConfig } from '../config/index.js';
 import { serveStdio } from '../gateway/stdio-face.js';
 import { startHttpFace } from '../http/server.js';
 import { gatewayFor, loadContext, type CommonOptions } from './context.js';
+import { UsageError } from './inventory.js';
+import type { SwitchboardSettings } from '../config/index.js';
 
 export interface ServeOptions extends CommonOptions {
   stdio?: boolean;
@@ -13,6 +15,11 @@ export interface ServeOptions extends CommonOptions {
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
+  const port = options.port === undefined ? undefined : Number(options.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${options.port}")`);
+  }
+  if (options.http && options.stdio) throw new UsageError('choose one face: --stdio or --http');
   const { config, log } = await loadContext(options, 'info');
   const gateway = gatewayFor(config);
   await gateway.applyServers(config.servers);
@@ -23,6 +30,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     initial: config,
     onChange: (next) => {
       log.info({ config: next.file }, 'configuration changed; applying');
+      const unapplied = changedSettings(config.settings, next.settings);
+      if (unapplied.length) log.warn({ settings: unapplied }, 'settings changes take effect after a restart; server changes are applied now');
       void gateway.applyServers(next.servers);
     },
     onError: (error) => log.error({ err: error.message }, 'configuration change rejected; keeping the previous one'),
@@ -46,14 +55,24 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
 
   if (options.http) {
     const host = options.host ?? config.settings.http.host;
-    const port = options.port !== undefined ? Number(options.port) : config.settings.http.port;
-    const face = await startHttpFace(gateway, {
-      host,
-      port,
-      allowedHosts: config.settings.http.allowedHosts,
-      allowedOrigins: config.settings.http.allowedOrigins,
-      sessionIdleMs: config.settings.sessionIdleMs,
-    });
+    let face;
+    try {
+      face = await startHttpFace(gateway, {
+        host,
+        port: port ?? config.settings.http.port,
+        allowedHosts: config.settings.http.allowedHosts,
+        allowedOrigins: config.settings.http.allowedOrigins,
+        sessionIdleMs: config.settings.sessionIdleMs,
+      });
+    } catch (error) {
+      await watcher.close().catch(() => undefined);
+      await gateway.close();
+      const code = (error as NodeJS.ErrnoException).code;
+      const where = `${host}:${port ?? config.settings.http.port}`;
+      if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${where}: the port is in use (pick another with --port, or 0 for any free port)`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on ${where}: no such local address (check --host)`);
+      throw new Error(`cannot listen on ${where}: ${(error as Error).message}`);
+    }
     closeFace = face.close;
     log.info({ url: `${face.url}/mcp` }, 'listening');
     process.stderr.write(banner(face.url, enabled));
@@ -67,8 +86,8 @@ function banner(url: string, servers: string[]): string {
     '',
     `Switchboard is serving ${servers.length} server(s) (${servers.join(', ') || 'none'}) at ${url}/mcp`,
     '',
-    '  Claude Code:   claude mcp add --transport http switchboard ' + `${url}/mcp`,
-    '  Cursor:        in ~/.cursor/mcp.json: {"mcpServers": {"switchboard": {"url": "' + `${url}/mcp` + '"}}}',
+    '  Claude Code:   claude mcp add --transport http sb ' + `${url}/mcp`,
+    '  Cursor:        in ~/.cursor/mcp.json: {"mcpServers": {"sb": {"url": "' + `${url}/mcp` + '"}}}',
     '  Inspector:     npx @modelcontextprotocol/inspector, transport "Streamable HTTP", URL ' + `${url}/mcp`,
     `  One server:    ${url}/servers/<key>/mcp (original tool names)`,
     `  Health:        ${url}/healthz`,
@@ -76,4 +95,9 @@ function banner(url: string, servers: string[]): string {
     'Press Ctrl+C to stop.',
     '',
   ].join('\n');
+}
+
+/** Top-level settings whose value differs (the running gateway keeps the ones it started with). */
+function changedSettings(before: SwitchboardSettings, after: SwitchboardSettings): string[] {
+  return (Object.keys(after) as Array<keyof SwitchboardSettings>).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
 }

@@ -263,7 +263,7 @@ export class Connection extends EventEmitter {
       });
     } catch (error) {
       if (timedOut.signal.aborted && !options.signal?.aborted) throw serverTimeout(this.key, method, timeout);
-      throw this.translate(error, method, timeout);
+      throw this.translate(error, method, this.options.maxRequestMs ?? MAX_REQUEST_MS);
     } finally {
       clearTimeout(idle);
       if (token) this.progressRoutes.delete(token);

@@ -109,6 +109,23 @@ describe('switchboard CLI', () => {
     expect(missing.stderr).toContain('/nonexistent/switchboard/.mcp.json');
   });
 
+  it('exits 2 for a bad --port and 1 with a clear message when the port is taken', async () => {
+    const bad = await cli(['serve', '--http', '--port', 'abc', '--config', config]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--port');
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const taken = await cli(['serve', '--http', '--port', String(port), '--config', config]);
+      expect(taken.code).toBe(1);
+      expect(taken.stderr).toContain('in use');
+    } finally {
+      holder.close();
+    }
+  });
+
   it('exits 2 for unknown options, with help', async () => {
     const { code, stderr } = await cli(['serve', '--bogus']);
     expect(code).toBe(2);
