@@ -32,11 +32,19 @@ export async function loadContext(options: CommonOptions, defaultLevel: LevelWit
 
 export function gatewayFor(config: LoadedConfig, overrides: { connectTimeoutMs?: number } = {}): Gateway {
   const s = config.settings;
+  const r = s.resilience;
   return new Gateway({
     separator: s.separator,
     nameBudget: s.nameBudget,
     requestTimeoutMs: s.requestTimeoutMs,
     listChangedDebounceMs: s.listChangedDebounceMs,
-    ...overrides,
+    resilience: {
+      connectTimeoutMs: overrides.connectTimeoutMs ?? r.connectTimeoutMs,
+      maxRequestMs: r.maxRequestMs,
+      retry: { ...r.retry },
+      breaker: { ...r.breaker },
+      healthCheck: { ...r.healthCheck },
+      shutdownGraceMs: r.shutdownGraceMs,
+    },
   });
 }

@@ -151,7 +151,12 @@ function expandFields(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, wher
 
 function normalize(key: string, entry: ServerEntry, baseDir: string): ServerConfig {
   const disabled = entry.disabled === true || entry.enabled === false;
-  const description = entry.description === undefined ? {} : { description: entry.description };
+  const description = {
+    ...(entry.description === undefined ? {} : { description: entry.description }),
+    ...(entry.lazy === undefined ? {} : { lazy: entry.lazy }),
+    ...(entry.ping === undefined ? {} : { ping: entry.ping }),
+    ...(entry.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: entry.requestTimeoutMs }),
+  };
   if (entry.type === 'stdio') {
     return {
       key,

@@ -10,6 +10,9 @@ const REMOTE_TYPES = ['http', 'streamable-http', 'streamableHttp', 'sse'] as con
 const stringMap = z.record(z.string(), z.string());
 
 const commonFields = {
+  lazy: z.boolean().optional(),
+  ping: z.boolean().optional(),
+  requestTimeoutMs: z.int().min(1).optional(),
   disabled: z.boolean().optional(),
   /** Some clients write `"enabled": false` instead of `"disabled": true`. */
   enabled: z.boolean().optional(),
@@ -78,6 +81,16 @@ export const httpSettingsSchema = z.strictObject({
   allowedHosts: z.array(z.string().min(1)).optional(),
 });
 
+export const resilienceSettingsSchema = z.strictObject({
+  lazy: z.boolean().optional(),
+  connectTimeoutMs: z.int().min(1).optional(),
+  maxRequestMs: z.int().min(1).optional(),
+  retry: z.strictObject({ maxAttempts: z.int().min(1).max(100).optional(), initialDelayMs: z.int().min(1).optional(), maxDelayMs: z.int().min(1).optional() }).optional(),
+  breaker: z.strictObject({ failureThreshold: z.int().min(1).optional(), halfOpenAfterMs: z.int().min(1).optional() }).optional(),
+  healthCheck: z.strictObject({ intervalMs: z.int().min(0).optional(), timeoutMs: z.int().min(1).optional(), failuresBeforeRestart: z.int().min(1).optional() }).optional(),
+  shutdownGraceMs: z.int().min(0).optional(),
+});
+
 /** The `"switchboard"` block, or the whole of switchboard.json. Every key optional; see DEFAULT_SETTINGS. */
 export const settingsSchema = z.strictObject({
   separator: z
@@ -89,6 +102,8 @@ export const settingsSchema = z.strictObject({
   sessionIdleMs: z.int().min(1).optional(),
   requestTimeoutMs: z.int().min(1).optional(),
   listChangedDebounceMs: z.int().min(0).optional(),
+  resilience: resilienceSettingsSchema.optional(),
+  preconnect: z.array(z.string().min(1)).optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -96,6 +111,7 @@ export type SettingsInput = z.infer<typeof settingsSchema>;
 export const SETTINGS_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(settingsSchema.shape),
   http: Object.keys(httpSettingsSchema.shape),
+  resilience: Object.keys(resilienceSettingsSchema.shape),
 };
 
 /** The one place settings defaults live. Frozen: copy before changing. */
@@ -111,4 +127,14 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   sessionIdleMs: 30 * 60 * 1000,
   requestTimeoutMs: 60_000,
   listChangedDebounceMs: 100,
+  resilience: Object.freeze({
+    lazy: true,
+    connectTimeoutMs: 30_000,
+    maxRequestMs: 60 * 60 * 1000,
+    retry: Object.freeze({ maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 16_000 }),
+    breaker: Object.freeze({ failureThreshold: 5, halfOpenAfterMs: 30_000 }),
+    healthCheck: Object.freeze({ intervalMs: 30_000, timeoutMs: 5000, failuresBeforeRestart: 2 }),
+    shutdownGraceMs: 1000,
+  }),
+  preconnect: Object.freeze([]) as unknown as string[],
 });

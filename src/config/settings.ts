@@ -19,22 +19,32 @@ export function parseSettingsBlock(block: unknown, file: string, fieldPrefix: st
   throw new ConfigError(full ? reason : `settings ${reason}`, { file, field: full || undefined });
 }
 
-/** Applies `override` over `base`: every key given in `override` wins; `http` merges key by key. */
+/** Applies `override` over `base`: every key given in `override` wins; nested objects merge key by key. */
 export function mergeSettings(base: SwitchboardSettings, override: SettingsInput): SwitchboardSettings {
-  const http = { ...base.http, ...definedOnly(override.http ?? {}) };
-  return {
-    ...base,
-    ...definedOnly(override),
-    http: { ...http, allowedOrigins: [...http.allowedOrigins], allowedHosts: [...http.allowedHosts] },
-  };
+  return deepMerge(base, override) as SwitchboardSettings;
+}
+
+/** A fresh copy of `base` with `override`'s defined values on top; arrays are replaced, objects merged. */
+function deepMerge(base: unknown, override: unknown): unknown {
+  if (override === undefined) return copy(base);
+  if (!isPlainObject(base) || !isPlainObject(override)) return copy(override);
+  const out: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(base), ...Object.keys(override)])) out[key] = deepMerge(base[key], override[key]);
+  return out;
+}
+
+function copy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copy);
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
+  return value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Full settings from blocks in order of increasing precedence (later blocks win), over the defaults. */
 export function resolveSettings(...blocks: SettingsInput[]): SwitchboardSettings {
   // Starting from a merge (not DEFAULT_SETTINGS itself) so the result never shares the frozen defaults.
   return blocks.reduce<SwitchboardSettings>((acc, block) => mergeSettings(acc, block), mergeSettings(DEFAULT_SETTINGS, {}));
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -2,7 +2,7 @@
 
 /** One downstream server, normalized from whatever client's .mcp.json dialect it was written in. */
 export type ServerConfig =
-  | {
+  | ({
       key: string;
       transport: 'stdio';
       command: string;
@@ -12,15 +12,25 @@ export type ServerConfig =
       cwd?: string;
       disabled: boolean;
       description?: string;
-    }
-  | {
+    } & ServerResilience)
+  | ({
       key: string;
       transport: 'http' | 'sse';
       url: string;
       headers: Record<string, string>;
       disabled: boolean;
       description?: string;
-    };
+    } & ServerResilience);
+
+/** Per-server resilience choices (all optional; unset means the gateway-wide default). */
+export interface ServerResilience {
+  /** false: start at boot instead of on first use. */
+  lazy?: boolean;
+  /** false: the server does not answer ping, so no health checks. */
+  ping?: boolean;
+  /** Overrides the gateway's requestTimeoutMs for this server. */
+  requestTimeoutMs?: number;
+}
 
 export type StdioServerConfig = Extract<ServerConfig, { transport: 'stdio' }>;
 export type RemoteServerConfig = Extract<ServerConfig, { transport: 'http' | 'sse' }>;
@@ -32,6 +42,20 @@ export interface HttpSettings {
   allowedHosts: string[];
 }
 
+export interface ResilienceSettings {
+  /** Servers are started on first use (their tools listed from the cache until then). */
+  lazy: boolean;
+  /** How long one connection attempt may take. */
+  connectTimeoutMs: number;
+  /** A call is cancelled after this long even while it reports progress. */
+  maxRequestMs: number;
+  retry: { maxAttempts: number; initialDelayMs: number; maxDelayMs: number };
+  breaker: { failureThreshold: number; halfOpenAfterMs: number };
+  healthCheck: { intervalMs: number; timeoutMs: number; failuresBeforeRestart: number };
+  /** After closing a child's stdin, wait this long before SIGTERM, and again before SIGKILL. */
+  shutdownGraceMs: number;
+}
+
 export interface SwitchboardSettings {
   /** Between server key and tool name in exposed names. */
   separator: string;
@@ -41,6 +65,9 @@ export interface SwitchboardSettings {
   sessionIdleMs: number;
   requestTimeoutMs: number;
   listChangedDebounceMs: number;
+  resilience: ResilienceSettings;
+  /** Server keys started at boot even when lazy. */
+  preconnect: string[];
 }
 
 export interface LoadedConfig {

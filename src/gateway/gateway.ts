@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
-import type { Connection, ListKind, RawNotification } from '../servers/connection.js';
+import { DEFAULT_RESILIENCE, type Connection, type ListKind, type RawNotification, type ResilienceOptions } from '../servers/connection.js';
 import { ServerPool } from '../servers/pool.js';
 import { REVERSE_METHOD_CAPABILITY, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
@@ -25,8 +25,7 @@ export interface GatewaySettings {
   requestTimeoutMs: number;
   listChangedDebounceMs: number;
   pageSize: number;
-  /** How long a per-server session waits for its server before answering initialize without it. */
-  connectTimeoutMs: number;
+  resilience: ResilienceOptions;
 }
 
 export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
@@ -35,7 +34,7 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   requestTimeoutMs: 60_000,
   listChangedDebounceMs: 100,
   pageSize: DEFAULT_PAGE_SIZE,
-  connectTimeoutMs: 30_000,
+  resilience: DEFAULT_RESILIENCE,
 };
 
 const LIST_CHANGED: Record<ListKind, string> = {
@@ -61,12 +60,16 @@ export class Gateway {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
     this.pool = new ServerPool({
       requestTimeoutMs: this.settings.requestTimeoutMs,
-      connectTimeoutMs: this.settings.connectTimeoutMs,
+      resilience: this.settings.resilience,
       onReverseRequest: (connection, request, signal) => this.reverseRequest(connection, request, signal),
     });
     this.pool.on('notification', (connection, notification) => this.onServerNotification(connection, notification));
-    // A server that came back may list something else: re-read it; clients hear only of real changes.
-    this.pool.on('reconnected', (connection) => void this.catalogs.get(connection.profile.key)?.refresh(connection.key));
+    // A server that came back may list something else, and one that failed its first listing has
+    // nothing listed yet: re-read it; clients hear only of real changes.
+    this.pool.on('up', (connection, again) => {
+      const catalog = this.catalogs.get(connection.profile.key);
+      if (catalog && (again || catalog.listing(connection.key).error)) void catalog.refresh(connection.key);
+    });
   }
 
   /** Applies a server list (at start and on every config change); catalogs follow. */

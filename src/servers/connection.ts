@@ -1,18 +1,24 @@
-// Owns one SDK client connection to one downstream server for one capability profile: starting
-// it (once, memoized), raw request forwarding, notifications, reverse requests, stderr capture and
-// lenient listing. It never validates or reshapes what the server returns.
+// Owns one SDK client connection to one downstream server for one capability profile: its life
+// (connect with retries and backoff, restart after a crash or failed health checks, a circuit
+// breaker that fails calls fast, a clean stop that leaves no process behind), raw request
+// forwarding, notifications, reverse requests, stderr capture and lenient listing. It never
+// validates or reshapes what the server returns.
 import { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';
 import { Client, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen, isBrokenCircuitError, type CircuitBreakerPolicy } from 'cockatiel';
 import type { JSONRPCRequest, ServerCapabilities, Implementation, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger, type Logger } from '../logging/logger.js';
 import type { CapabilityProfile } from './profile.js';
 import { buildTransport } from './transport.js';
-import { serverTimeout, serverUnavailable } from './errors.js';
+import { isServerFault, serverTimeout, serverUnavailable } from './errors.js';
+import { backoffDelay } from './backoff.js';
+import { HealthMonitor, type HealthSettings } from './health.js';
+import { descendantsOf, isAlive, killSurvivors } from './process-tree.js';
 
-export type ConnectionState = 'configured' | 'connecting' | 'connected' | 'failed' | 'stopped';
+export type ConnectionState = 'configured' | 'connecting' | 'connected' | 'degraded' | 'failed' | 'circuit-open' | 'stopped';
 
 export interface RawNotification {
   method: string;
@@ -26,14 +32,36 @@ export type ReverseRequestHandler = (
   signal: AbortSignal,
 ) => Promise<unknown>;
 
+export interface ResilienceOptions {
+  connectTimeoutMs: number;
+  /** A request is cancelled after this long even while it reports progress. */
+  maxRequestMs: number;
+  retry: { maxAttempts: number; initialDelayMs: number; maxDelayMs: number };
+  breaker: { failureThreshold: number; halfOpenAfterMs: number };
+  healthCheck: HealthSettings;
+  shutdownGraceMs: number;
+}
+
+export const DEFAULT_RESILIENCE: ResilienceOptions = {
+  connectTimeoutMs: 30_000,
+  maxRequestMs: 60 * 60 * 1000,
+  retry: { maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 16_000 },
+  breaker: { failureThreshold: 5, halfOpenAfterMs: 30_000 },
+  healthCheck: { intervalMs: 30_000, timeoutMs: 5000, failuresBeforeRestart: 2 },
+  shutdownGraceMs: 1000,
+};
+
 export interface ConnectionOptions {
   /** A request with no answer and no progress for this long is cancelled and fails. */
   requestTimeoutMs: number;
-  /** A request is cancelled after this long even while it reports progress. */
-  maxRequestMs?: number;
-  connectTimeoutMs?: number;
+  resilience?: ResilienceOptions;
   onReverseRequest?: ReverseRequestHandler;
 }
+
+/** A connection that lived at least this long before dying is restarted at once, not after a backoff. */
+const STABLE_AFTER_MS = 10_000;
+/** The largest message a stdio server may send (a 10 MB result plus JSON framing fits). */
+const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export interface ForwardOptions {
   signal?: AbortSignal;
@@ -59,18 +87,30 @@ const ANY_RESULT = z.any();
 /** Progress tokens the gateway issues downstream; never reused within a process. */
 const PROGRESS_TOKEN_PREFIX = 'switchboard-progress-';
 let progressCounter = 0;
-/** Hard upper bound for one request, whatever progress it reports (overridable per pool). */
-const MAX_REQUEST_MS = 60 * 60 * 1000;
 const STDERR_TAIL_LINES = 20;
 const MAX_LIST_PAGES = 1000;
 
 export class Connection extends EventEmitter {
   readonly key: string;
-  state: ConnectionState = 'configured';
   lastError: string | undefined;
   connectedAt: Date | undefined;
+  /** Last time the server proved alive (an answered call or health check). */
+  lastSuccessAt: Date | undefined;
+  /** Since when the server has been unavailable (unset while it is up). */
+  downSince: Date | undefined;
+  /** Restarts after a crash, a failed health check or a hang. */
+  restarts = 0;
+  /** When the next automatic reconnect attempt is due, if one is scheduled. */
+  nextRetryAt: Date | undefined;
+  private lifecycle: ConnectionState = 'configured';
   private client: Client | undefined;
   private starting: Promise<void> | undefined;
+  private attempts = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private health: HealthMonitor | undefined;
+  private readonly breaker: CircuitBreakerPolicy;
+  private breakerOpenedAt: number | undefined;
+  private readonly resilience: ResilienceOptions;
   private pidOf: (() => number | null) | undefined;
   private readonly stderrTail: string[] = [];
   private readonly progressRoutes = new Map<string, (progress: Record<string, unknown>) => void>();
@@ -84,6 +124,25 @@ export class Connection extends EventEmitter {
     super();
     this.key = config.key;
     this.log = moduleLogger('servers', { server: config.key });
+    this.resilience = options.resilience ?? DEFAULT_RESILIENCE;
+    const { failureThreshold, halfOpenAfterMs } = this.resilience.breaker;
+    this.breaker = circuitBreaker(handleWhen(isServerFault), { halfOpenAfter: halfOpenAfterMs, breaker: new ConsecutiveBreaker(failureThreshold) });
+    this.breaker.onBreak(() => {
+      this.breakerOpenedAt = Date.now();
+      this.log.warn({ failures: failureThreshold, halfOpenAfterMs }, 'circuit open: calls fail fast until a probe succeeds');
+      this.emit('state', this.state);
+    });
+    this.breaker.onReset(() => {
+      this.breakerOpenedAt = undefined;
+      this.log.info('circuit closed: the server answers again');
+      this.emit('state', this.state);
+    });
+  }
+
+  /** The lifecycle state, or `circuit-open` while the breaker refuses calls. */
+  get state(): ConnectionState {
+    if (this.lifecycle !== 'stopped' && this.breaker.state === CircuitState.Open) return 'circuit-open';
+    return this.lifecycle;
   }
 
   get serverCapabilities(): ServerCapabilities | undefined {
@@ -107,18 +166,61 @@ export class Connection extends EventEmitter {
     return this.stderrTail;
   }
 
-  /** Connects if not connected; concurrent callers share one attempt. Rejects with the reason. */
+  /**
+   * Connects if not connected; concurrent callers share one attempt, which also replaces a
+   * scheduled retry. A failed attempt schedules the next one with backoff (up to maxAttempts).
+   */
   start(): Promise<void> {
-    if (this.state === 'connected') return Promise.resolve();
-    if (this.state === 'stopped') return Promise.reject(serverUnavailable(this.key, 'it was stopped'));
-    this.starting ??= this.connect().finally(() => {
-      this.starting = undefined;
-    });
+    if (this.client && this.lifecycle !== 'connecting') return Promise.resolve();
+    if (this.lifecycle === 'stopped') return Promise.reject(serverUnavailable(this.key, 'it was stopped'));
+    if (!this.starting) {
+      this.cancelRetry();
+      this.starting = this.attempt().finally(() => {
+        this.starting = undefined;
+      });
+    }
     return this.starting;
   }
 
-  private async connect(): Promise<void> {
+  private async attempt(): Promise<void> {
     this.setState('connecting');
+    try {
+      await this.connect();
+    } catch (error) {
+      this.attempts++;
+      this.downSince ??= new Date();
+      if (this.lifecycle !== 'stopped') {
+        this.setState('failed');
+        this.retryLater();
+      }
+      throw error;
+    }
+  }
+
+  /** Schedules the next reconnect after a backoff, unless attempts are used up (then the next use retries). */
+  private retryLater(): void {
+    const { maxAttempts } = this.resilience.retry;
+    if (this.attempts >= maxAttempts) {
+      this.log.warn({ attempts: this.attempts }, 'giving up reconnecting until the server is used again');
+      return;
+    }
+    const delay = backoffDelay(this.attempts, this.resilience.retry);
+    this.nextRetryAt = new Date(Date.now() + delay);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.nextRetryAt = undefined;
+      this.start().catch(() => undefined);
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private cancelRetry(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.nextRetryAt = undefined;
+  }
+
+  private async connect(): Promise<void> {
     const client = new Client(
       { name: 'switchboard', version: '0.1.0' },
       { capabilities: this.profile.capabilities },
@@ -132,37 +234,39 @@ export class Connection extends EventEmitter {
 
     let built;
     try {
-      built = buildTransport(this.config);
+      built = buildTransport(this.config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES });
     } catch (error) {
-      this.fail(`invalid transport settings: ${(error as Error).message}`);
+      this.noteFailure(`invalid transport settings: ${(error as Error).message}`);
       throw serverUnavailable(this.key, this.lastError!);
     }
     this.pidOf = built.pid;
     if (built.stderr) this.captureStderr(built.stderr);
 
-    const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
+    const timeoutMs = this.resilience.connectTimeoutMs;
     try {
       await client.connect(built.transport, { timeout: timeoutMs });
       this.routeProgress(built.transport);
     } catch (error) {
-      const reason = describeConnectError(this.config, error, this.stderrTail);
-      this.fail(reason);
-      await client.close().catch(() => undefined);
-      throw serverUnavailable(this.key, reason);
+      const reason = describeConnectError(this.config, error, this.stderrTail, timeoutMs);
+      this.noteFailure(reason);
+      await this.closeClient(client, built.pid?.() ?? null);
+      throw serverUnavailable(this.key, reason, { downSince: this.downSince ?? new Date() });
     }
-    if (this.state !== 'connecting') {
+    if (this.lifecycle !== 'connecting') {
       // Stopped while connecting.
-      await client.close().catch(() => undefined);
+      await this.closeClient(client, built.pid?.() ?? null);
       throw serverUnavailable(this.key, 'it was stopped');
     }
     const reconnect = this.connectedAt !== undefined;
     this.client = client;
     this.connectedAt = new Date();
     this.lastError = undefined;
+    this.downSince = undefined;
     this.setState('connected');
+    this.watchHealth(client);
     const version = client.getServerVersion();
     this.log.info({ transport: this.config.transport, pid: this.pid, serverInfo: version, protocol: client.getNegotiatedProtocolVersion() }, reconnect ? 'reconnected' : 'connected');
-    if (reconnect) this.emit('reconnected');
+    this.emit('up', reconnect);
   }
 
   /**
@@ -196,25 +300,93 @@ export class Connection extends EventEmitter {
     lines.on('error', () => undefined);
   }
 
+  private watchHealth(client: Client): void {
+    if (this.config.ping === false) return;
+    this.health = new HealthMonitor(client, this.resilience.healthCheck, {
+      alive: () => this.proveAlive(),
+      silent: (consecutive) => {
+        if (this.client !== client) return;
+        this.setState('degraded');
+        this.log.warn({ consecutive }, 'health check got no answer');
+        if (consecutive >= this.resilience.healthCheck.failuresBeforeRestart) void this.recycle(`no answer to ${consecutive} health checks`);
+      },
+    });
+    this.health.start();
+  }
+
+  /** The server answered something: it is up, and a past run of failures is forgiven. */
+  private proveAlive(): void {
+    this.lastSuccessAt = new Date();
+    this.attempts = 0;
+    if (this.lifecycle === 'degraded') this.setState('connected');
+  }
+
+  /** Restarts a live but unhealthy server (hung, not answering health checks). */
+  private async recycle(reason: string): Promise<void> {
+    const client = this.client;
+    if (!client || this.lifecycle === 'stopped') return;
+    this.log.warn({ reason }, 'restarting the server');
+    this.restarts++;
+    this.noteFailure(reason);
+    this.downSince = new Date();
+    this.client = undefined;
+    this.health?.stop();
+    this.setState('connecting');
+    await this.closeClient(client, this.pid);
+    this.start().catch(() => undefined);
+  }
+
+  /** The connection closed without us asking: the server crashed or exited. Restart it. */
   private onClosed(client: Client): void {
     if (this.client !== client) return;
     this.client = undefined;
-    if (this.state === 'stopped') return;
+    this.health?.stop();
+    if (this.lifecycle === 'stopped') return;
     const tail = this.stderrTail.at(-1);
-    this.fail(`connection closed${tail ? ` (last stderr: ${tail})` : ''}`);
+    this.noteFailure(`connection closed${tail ? ` (last stderr: ${tail})` : ''}`);
+    this.downSince = new Date();
+    this.restarts++;
+    const lived = Date.now() - (this.connectedAt?.getTime() ?? 0);
+    this.attempts = lived >= STABLE_AFTER_MS ? 0 : this.attempts + 1;
     this.emit('closed');
+    if (this.attempts === 0) {
+      this.start().catch(() => undefined);
+    } else {
+      this.setState('failed');
+      this.retryLater();
+    }
   }
 
-  private fail(reason: string): void {
+  private noteFailure(reason: string): void {
     this.lastError = reason;
-    this.setState('failed');
     this.log.warn({ reason }, 'server unavailable');
   }
 
   private setState(state: ConnectionState): void {
-    if (this.state === state) return;
-    this.state = state;
-    this.emit('state', state);
+    if (this.lifecycle === state) return;
+    this.lifecycle = state;
+    this.emit('state', this.state);
+  }
+
+  /**
+   * Closes a client and makes sure its process tree is gone: the SDK closes stdin, then SIGTERMs,
+   * then SIGKILLs the child; any descendant still alive after that (a grandchild started through
+   * npx or a shell) is SIGKILLed too.
+   */
+  private async closeClient(client: Client, pid: number | null): Promise<void> {
+    const closing = client.close().catch(() => undefined); // ends the child's stdin at once
+    if (!pid) return void (await closing);
+    const tree = [pid, ...descendantsOf(pid)];
+    const grace = this.resilience.shutdownGraceMs;
+    const gone = () => !tree.some(isAlive);
+    if (!(await waitUntil(gone, grace))) {
+      for (const p of tree) signal(p, 'SIGTERM');
+      if (!(await waitUntil(gone, grace))) {
+        const killed = killSurvivors(tree);
+        this.log.warn({ killed }, 'killed processes that ignored stdin closing and SIGTERM');
+      }
+    }
+    await Promise.race([closing, new Promise((r) => setTimeout(r, 100))]);
   }
 
   private async answerReverse(request: JSONRPCRequest, signal: AbortSignal): Promise<never> {
@@ -222,10 +394,10 @@ export class Connection extends EventEmitter {
     return (await this.options.onReverseRequest(this, { method: request.method, params: request.params }, signal)) as never;
   }
 
-  /** The connected client, starting the connection first if needed (a failed one is retried). */
+  /** The connected client, starting the connection first if needed (a failed one is retried at once). */
   private async ready(): Promise<Client> {
-    if (this.state !== 'connected') await this.start();
-    if (!this.client) throw serverUnavailable(this.key, this.lastError ?? 'not connected');
+    if (!this.client || this.lifecycle === 'connecting') await this.start();
+    if (!this.client) throw serverUnavailable(this.key, this.lastError ?? 'not connected', { downSince: this.downSince });
     return this.client;
   }
 
@@ -235,8 +407,23 @@ export class Connection extends EventEmitter {
    * that times out or whose signal aborts is cancelled downstream.
    */
   async request(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions = {}): Promise<Record<string, unknown>> {
+    try {
+      return await this.breaker.execute(() => this.send(method, params, options));
+    } catch (error) {
+      if (!isBrokenCircuitError(error)) throw error;
+      const { failureThreshold, halfOpenAfterMs } = this.resilience.breaker;
+      const retryAfterMs = Math.max(0, halfOpenAfterMs - (Date.now() - (this.breakerOpenedAt ?? Date.now())));
+      throw serverUnavailable(this.key, `${failureThreshold} requests in a row failed (last: ${this.lastError ?? 'unknown'}); calls fail fast for now`, {
+        state: 'circuit-open',
+        downSince: this.downSince,
+        retryAfterMs,
+      });
+    }
+  }
+
+  private async send(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions): Promise<Record<string, unknown>> {
     const client = await this.ready();
-    const timeout = options.timeoutMs ?? this.options.requestTimeoutMs;
+    const timeout = options.timeoutMs ?? this.config.requestTimeoutMs ?? this.options.requestTimeoutMs;
     const timedOut = new AbortController();
     let idle: NodeJS.Timeout | undefined;
     const arm = () => {
@@ -257,13 +444,19 @@ export class Connection extends EventEmitter {
     arm();
     const signal = options.signal ? AbortSignal.any([options.signal, timedOut.signal]) : timedOut.signal;
     try {
-      return await client.request({ method: method as 'ping', params: forwarded }, ANY_RESULT, {
+      const result = await client.request({ method: method as 'ping', params: forwarded }, ANY_RESULT, {
         signal,
-        timeout: this.options.maxRequestMs ?? MAX_REQUEST_MS,
+        timeout: this.resilience.maxRequestMs,
       });
+      this.proveAlive();
+      return result;
     } catch (error) {
-      if (timedOut.signal.aborted && !options.signal?.aborted) throw serverTimeout(this.key, method, timeout);
-      throw this.translate(error, method, this.options.maxRequestMs ?? MAX_REQUEST_MS);
+      if (timedOut.signal.aborted && !options.signal?.aborted) {
+        if (this.client === client) this.setState('degraded');
+        throw serverTimeout(this.key, method, timeout);
+      }
+      if (error instanceof ProtocolError) this.proveAlive(); // it answered, with an error
+      throw this.translate(error, method, this.resilience.maxRequestMs);
     } finally {
       clearTimeout(idle);
       if (token) this.progressRoutes.delete(token);
@@ -282,7 +475,7 @@ export class Connection extends EventEmitter {
     if (error instanceof SdkError) {
       if (error.code === SdkErrorCode.RequestTimeout) return serverTimeout(this.key, method, timeout);
       if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
-        return serverUnavailable(this.key, this.lastError ?? 'the connection closed during the request');
+        return serverUnavailable(this.key, this.lastError ?? 'the connection closed during the request', { downSince: this.downSince });
       }
     }
     if (error instanceof Error && error.name === 'AbortError') return error;
@@ -311,16 +504,40 @@ export class Connection extends EventEmitter {
     return items;
   }
 
+  /** Stops for good: no more retries or health checks, and no process of the server left running. */
   async stop(): Promise<void> {
     this.setState('stopped');
+    this.cancelRetry();
+    this.health?.stop();
     const client = this.client;
+    const pid = this.pid;
     this.client = undefined;
     await this.starting?.catch(() => undefined);
-    if (client) await client.close().catch(() => undefined);
+    if (client) await this.closeClient(client, pid);
   }
 }
 
-function describeConnectError(config: ServerConfig, error: unknown, stderr: readonly string[]): string {
+async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return true;
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+}
+
+function describeConnectError(config: ServerConfig, error: unknown, stderr: readonly string[], timeoutMs: number): string {
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    return `no answer to initialize within ${timeoutMs} ms${stderr.length ? ` (last stderr: ${stderr.at(-1)})` : ''}`;
+  }
   const err = error as NodeJS.ErrnoException;
   if (config.transport === 'stdio' && err?.code === 'ENOENT') {
     return `command not found: "${config.command}" (is it installed and on PATH?)`;

@@ -2,26 +2,49 @@
 // what happened and what to do next, in the message and in structured `data` for clients.
 import { ProtocolError } from '@modelcontextprotocol/server';
 
-/** JSON-RPC error code for "the downstream server is unavailable" (implementation-defined range). */
-export const SERVER_UNAVAILABLE = -32001;
+// Codes from the JSON-RPC implementation-defined range that MCP leaves free: -32001 is the
+// Streamable HTTP "session not found", and the SDK rewrites -32002 (legacy "resource not found").
+/** JSON-RPC error code for "the downstream server is unavailable". */
+export const SERVER_UNAVAILABLE = -32010;
 /** JSON-RPC error code for "the downstream server did not answer in time". */
-export const SERVER_TIMEOUT = -32002;
+export const SERVER_TIMEOUT = -32011;
 
-export function serverUnavailable(serverKey: string, reason: string, hint?: string): ProtocolError {
-  const next = hint ?? `Check the server's configuration and logs, then retry; run "switchboard servers" to see its state.`;
-  return new ProtocolError(SERVER_UNAVAILABLE, `Server "${serverKey}" is unavailable: ${reason}. ${next}`, {
+export interface UnavailableDetails {
+  /** When the server went down (ISO time in data). */
+  downSince?: Date;
+  /** When the gateway will try again by itself. */
+  retryAfterMs?: number;
+  state?: string;
+  hint?: string;
+}
+
+export function serverUnavailable(serverKey: string, reason: string, details: UnavailableDetails | string = {}): ProtocolError {
+  const d: UnavailableDetails = typeof details === 'string' ? { hint: details } : details;
+  const retry = d.retryAfterMs !== undefined ? `Retry after ${Math.ceil(d.retryAfterMs / 1000)} s.` : undefined;
+  const next = d.hint ?? retry ?? `Check the server's configuration and logs, then retry; run "switchboard servers" to see its state.`;
+  const since = d.downSince ? ` (down since ${d.downSince.toISOString()})` : '';
+  const message = `Server "${serverKey}" is unavailable${since}: ${reason}. ${next}${d.hint && retry ? ` ${retry}` : ''}`;
+  return new ProtocolError(SERVER_UNAVAILABLE, message, {
     server: serverKey,
     reason,
+    ...(d.state && { state: d.state }),
+    ...(d.downSince && { downSince: d.downSince.toISOString() }),
+    ...(d.retryAfterMs !== undefined && { retryAfterMs: Math.max(0, Math.round(d.retryAfterMs)) }),
     hint: next,
   });
 }
 
 export function serverTimeout(serverKey: string, method: string, timeoutMs: number): ProtocolError {
-  const hint = 'The server may be overloaded or hung; retry later or raise requestTimeoutMs in the switchboard settings.';
-  return new ProtocolError(SERVER_TIMEOUT, `Server "${serverKey}" did not answer ${method} within ${timeoutMs} ms. ${hint}`, {
+  const hint = 'The server may be overloaded or hung; retry later or raise requestTimeoutMs for it.';
+  return new ProtocolError(SERVER_TIMEOUT, `Server "${serverKey}" did not answer ${method} within ${timeoutMs} ms; the request was cancelled. ${hint}`, {
     server: serverKey,
     method,
     timeoutMs,
     hint,
   });
+}
+
+/** Failures that say the server (not the request) is in trouble: they count toward its circuit breaker. */
+export function isServerFault(error: unknown): boolean {
+  return error instanceof ProtocolError && (error.code === SERVER_UNAVAILABLE || error.code === SERVER_TIMEOUT);
 }

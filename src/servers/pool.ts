@@ -3,12 +3,12 @@
 import { EventEmitter } from 'node:events';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
-import { Connection, type RawNotification, type ReverseRequestHandler } from './connection.js';
+import { Connection, type RawNotification, type ResilienceOptions, type ReverseRequestHandler } from './connection.js';
 import type { CapabilityProfile } from './profile.js';
 
 export interface PoolOptions {
   requestTimeoutMs: number;
-  connectTimeoutMs?: number;
+  resilience?: ResilienceOptions;
   onReverseRequest?: ReverseRequestHandler;
 }
 
@@ -20,8 +20,8 @@ interface ServerEntry {
 export interface PoolEvents {
   notification: [connection: Connection, notification: RawNotification];
   closed: [connection: Connection];
-  /** A connection that had been up before is up again. */
-  reconnected: [connection: Connection];
+  /** A connection came up; `again` when it had been up before (a restart). */
+  up: [connection: Connection, again: boolean];
   /** Server keys were added, removed or restarted. */
   changed: [change: { added: string[]; removed: string[]; restarted: string[] }];
 }
@@ -57,7 +57,7 @@ export class ServerPool extends EventEmitter<PoolEvents> {
       const created = connection;
       created.on('notification', (n: RawNotification) => this.emit('notification', created, n));
       created.on('closed', () => this.emit('closed', created));
-      created.on('reconnected', () => this.emit('reconnected', created));
+      created.on('up', (again: boolean) => this.emit('up', created, again));
       entry.connections.set(profile.key, created);
     }
     return connection;

@@ -21,7 +21,7 @@ function fetchWithHeaders(headers: Record<string, string>): typeof fetch {
   };
 }
 
-export function buildTransport(config: ServerConfig): BuiltTransport {
+export function buildTransport(config: ServerConfig, options: { maxMessageBytes?: number } = {}): BuiltTransport {
   if (config.transport === 'stdio') {
     const stdio = new StdioClientTransport({
       command: config.command,
@@ -29,6 +29,7 @@ export function buildTransport(config: ServerConfig): BuiltTransport {
       env: config.env,
       cwd: config.cwd,
       stderr: 'pipe',
+      ...(options.maxMessageBytes && { maxBufferSize: options.maxMessageBytes }),
     });
     return { transport: stdio, stderr: (stdio.stderr ?? undefined) as NodeJS.ReadableStream | undefined, pid: () => stdio.pid };
   }

@@ -266,6 +266,16 @@ describe('settings', () => {
       sessionIdleMs: 30 * 60 * 1000,
       requestTimeoutMs: 60_000,
       listChangedDebounceMs: 100,
+      resilience: {
+        lazy: true,
+        connectTimeoutMs: 30_000,
+        maxRequestMs: 3_600_000,
+        retry: { maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 16_000 },
+        breaker: { failureThreshold: 5, halfOpenAfterMs: 30_000 },
+        healthCheck: { intervalMs: 30_000, timeoutMs: 5000, failuresBeforeRestart: 2 },
+        shutdownGraceMs: 1000,
+      },
+      preconnect: [],
     });
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
   });
@@ -278,8 +288,21 @@ describe('settings', () => {
       sessionIdleMs: 1000,
       requestTimeoutMs: 5000,
       listChangedDebounceMs: 0,
+      resilience: {
+        lazy: false,
+        connectTimeoutMs: 1000,
+        maxRequestMs: 10_000,
+        retry: { maxAttempts: 2, initialDelayMs: 10, maxDelayMs: 20 },
+        breaker: { failureThreshold: 3, halfOpenAfterMs: 500 },
+        healthCheck: { intervalMs: 0, timeoutMs: 100, failuresBeforeRestart: 1 },
+        shutdownGraceMs: 0,
+      },
+      preconnect: ['a'],
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
+    const partial = await load({ mcpServers: {}, switchboard: { resilience: { retry: { maxAttempts: 9 } } } });
+    expect(partial.settings.resilience.retry).toEqual({ maxAttempts: 9, initialDelayMs: 1000, maxDelayMs: 16_000 });
+    expect(partial.settings.resilience.breaker).toEqual(DEFAULT_SETTINGS.resilience.breaker);
   });
 
   it('returns settings that do not share arrays with the defaults', async () => {
