@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';
 import { Client, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen, isBrokenCircuitError, type CircuitBreakerPolicy } from 'cockatiel';
-import type { JSONRPCRequest, ServerCapabilities, Implementation, Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCRequest, ServerCapabilities, Implementation } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger, type Logger } from '../logging/logger.js';
@@ -16,7 +16,9 @@ import { buildTransport } from './transport.js';
 import { isServerFault, serverTimeout, serverUnavailable } from './errors.js';
 import { backoffDelay } from './backoff.js';
 import { HealthMonitor, type HealthSettings } from './health.js';
-import { descendantsOf, isAlive, killSurvivors } from './process-tree.js';
+import { closeAndReap } from './process-tree.js';
+import { ProgressRouter } from './progress-router.js';
+import { describeConnectError } from './connect-error.js';
 
 export type ConnectionState = 'configured' | 'connecting' | 'connected' | 'degraded' | 'failed' | 'circuit-open' | 'stopped';
 
@@ -84,9 +86,6 @@ const LIST_CAPABILITY: Record<ListKind, keyof ServerCapabilities> = {
 };
 
 const ANY_RESULT = z.any();
-/** Progress tokens the gateway issues downstream; never reused within a process. */
-const PROGRESS_TOKEN_PREFIX = 'switchboard-progress-';
-let progressCounter = 0;
 const STDERR_TAIL_LINES = 20;
 const MAX_LIST_PAGES = 1000;
 
@@ -113,7 +112,7 @@ export class Connection extends EventEmitter {
   private readonly resilience: ResilienceOptions;
   private pidOf: (() => number | null) | undefined;
   private readonly stderrTail: string[] = [];
-  private readonly progressRoutes = new Map<string, (progress: Record<string, unknown>) => void>();
+  private readonly progress = new ProgressRouter();
   private readonly log: Logger;
 
   constructor(
@@ -245,7 +244,7 @@ export class Connection extends EventEmitter {
     const timeoutMs = this.resilience.connectTimeoutMs;
     try {
       await client.connect(built.transport, { timeout: timeoutMs });
-      this.routeProgress(built.transport);
+      this.progress.attach(built.transport);
     } catch (error) {
       const reason = describeConnectError(this.config, error, this.stderrTail, timeoutMs);
       this.noteFailure(reason);
@@ -267,27 +266,6 @@ export class Connection extends EventEmitter {
     const version = client.getServerVersion();
     this.log.info({ transport: this.config.transport, pid: this.pid, serverInfo: version, protocol: client.getNegotiatedProtocolVersion() }, reconnect ? 'reconnected' : 'connected');
     this.emit('up', reconnect);
-  }
-
-  /**
-   * Progress for forwarded requests is taken off the wire here, in arrival order. The SDK hands
-   * notifications to handlers a microtask late, after a response that arrived in the same chunk
-   * has already retired the request, which loses the last progress update; and it would replace
-   * our token with its own. Tokens we did not issue go on to the SDK as usual.
-   */
-  private routeProgress(transport: Transport): void {
-    const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      const candidate = message as { method?: string; params?: Record<string, unknown> };
-      if (candidate.method === 'notifications/progress' && candidate.params) {
-        const { progressToken, ...progress } = candidate.params;
-        if (typeof progressToken === 'string' && progressToken.startsWith(PROGRESS_TOKEN_PREFIX)) {
-          this.progressRoutes.get(progressToken)?.(progress);
-          return;
-        }
-      }
-      deliver?.call(transport, message, extra);
-    };
   }
 
   private captureStderr(stream: NodeJS.ReadableStream): void {
@@ -368,25 +346,8 @@ export class Connection extends EventEmitter {
     this.emit('state', this.state);
   }
 
-  /**
-   * Closes a client and makes sure its process tree is gone: the SDK closes stdin, then SIGTERMs,
-   * then SIGKILLs the child; any descendant still alive after that (a grandchild started through
-   * npx or a shell) is SIGKILLed too.
-   */
-  private async closeClient(client: Client, pid: number | null): Promise<void> {
-    const closing = client.close().catch(() => undefined); // ends the child's stdin at once
-    if (!pid) return void (await closing);
-    const tree = [pid, ...descendantsOf(pid)];
-    const grace = this.resilience.shutdownGraceMs;
-    const gone = () => !tree.some(isAlive);
-    if (!(await waitUntil(gone, grace))) {
-      for (const p of tree) signal(p, 'SIGTERM');
-      if (!(await waitUntil(gone, grace))) {
-        const killed = killSurvivors(tree);
-        this.log.warn({ killed }, 'killed processes that ignored stdin closing and SIGTERM');
-      }
-    }
-    await Promise.race([closing, new Promise((r) => setTimeout(r, 100))]);
+  private closeClient(client: Client, pid: number | null): Promise<void> {
+    return closeAndReap(client, pid, this.resilience.shutdownGraceMs, this.log);
   }
 
   private async answerReverse(request: JSONRPCRequest, signal: AbortSignal): Promise<never> {
@@ -433,9 +394,8 @@ export class Connection extends EventEmitter {
     let forwarded = params;
     let token: string | undefined;
     if (options.onprogress) {
-      token = `${PROGRESS_TOKEN_PREFIX}${++progressCounter}`;
       const onprogress = options.onprogress;
-      this.progressRoutes.set(token, (progress) => {
+      token = this.progress.register((progress) => {
         arm();
         onprogress(progress);
       });
@@ -459,7 +419,7 @@ export class Connection extends EventEmitter {
       throw this.translate(error, method, this.resilience.maxRequestMs);
     } finally {
       clearTimeout(idle);
-      if (token) this.progressRoutes.delete(token);
+      if (token) this.progress.unregister(token);
     }
   }
 
@@ -515,36 +475,4 @@ export class Connection extends EventEmitter {
     await this.starting?.catch(() => undefined);
     if (client) await this.closeClient(client, pid);
   }
-}
-
-async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return true;
-}
-
-function signal(pid: number, name: NodeJS.Signals): void {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // already gone
-  }
-}
-
-function describeConnectError(config: ServerConfig, error: unknown, stderr: readonly string[], timeoutMs: number): string {
-  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-    return `no answer to initialize within ${timeoutMs} ms${stderr.length ? ` (last stderr: ${stderr.at(-1)})` : ''}`;
-  }
-  const err = error as NodeJS.ErrnoException;
-  if (config.transport === 'stdio' && err?.code === 'ENOENT') {
-    return `command not found: "${config.command}" (is it installed and on PATH?)`;
-  }
-  if (config.transport === 'stdio' && err?.code === 'EACCES') return `command is not executable: "${config.command}"`;
-  const message = err?.message ?? String(error);
-  const tail = stderr.length ? ` (last stderr: ${stderr.at(-1)})` : '';
-  if (config.transport !== 'stdio') return `cannot reach ${config.url}: ${message}`;
-  return `${message}${tail}`;
 }

@@ -1,6 +1,9 @@
-// Owns finding and killing a child's whole process tree (Linux /proc), so that a server started
-// through a wrapper (npx, a shell script) leaves no grandchild behind. Elsewhere it does nothing.
+// Owns stopping a server's whole process tree: close the client (which ends the child's stdin),
+// then SIGTERM, then SIGKILL, each after a grace period, down to grandchildren started through a
+// wrapper (npx, a shell script), found through Linux /proc. Elsewhere only the SDK's close applies.
 import { readdirSync, readFileSync } from 'node:fs';
+import type { Client } from '@modelcontextprotocol/client';
+import type { Logger } from '../logging/logger.js';
 
 /** Every descendant of `pid` (children first, then theirs), read from /proc; [] where /proc is absent. */
 export function descendantsOf(pid: number): number[] {
@@ -56,4 +59,34 @@ export function killSurvivors(pids: number[]): number {
     }
   }
   return killed;
+}
+
+/** Closes a client and makes sure the process tree under `pid` is gone afterwards. */
+export async function closeAndReap(client: Client, pid: number | null, graceMs: number, log: Logger): Promise<void> {
+  const closing = client.close().catch(() => undefined); // ends the child's stdin at once
+  if (!pid) return void (await closing);
+  const tree = [pid, ...descendantsOf(pid)];
+  const gone = () => !tree.some(isAlive);
+  if (!(await waitUntil(gone, graceMs))) {
+    for (const p of tree) signal(p, 'SIGTERM');
+    if (!(await waitUntil(gone, graceMs))) log.warn({ killed: killSurvivors(tree) }, 'killed processes that ignored stdin closing and SIGTERM');
+  }
+  await Promise.race([closing, new Promise((r) => setTimeout(r, 100))]);
+}
+
+async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return true;
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
 }
