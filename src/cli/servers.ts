@@ -9,16 +9,21 @@ export async function serversCommand(options: CommonOptions & { json?: boolean }
     const rows = context.config.servers.map((server) => {
       const connection = server.disabled ? undefined : gateway.pool.connection(server.key, BARE_PROFILE);
       const listing = catalog.listing(server.key);
+      const status = connection?.status();
       return {
         key: server.key,
         transport: server.transport,
-        state: server.disabled ? 'disabled' : connection!.state,
+        state: server.disabled ? 'disabled' : status!.state,
         tools: listing.tools.length,
         prompts: listing.prompts.length,
         resources: listing.resources.length,
-        lastError: listing.error ?? connection?.lastError ?? null,
+        lastError: listing.error ?? status?.lastError ?? null,
         warnings: listing.warnings,
-        serverInfo: connection?.serverVersion ?? null,
+        serverInfo: status?.serverInfo ?? null,
+        connectedAt: status?.connectedAt ?? null,
+        lastSuccessAt: status?.lastSuccessAt ?? null,
+        downSince: status?.downSince ?? null,
+        restarts: status?.restarts ?? 0,
       };
     });
     if (options.json) return printJson(rows);

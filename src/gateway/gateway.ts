@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
-import { DEFAULT_RESILIENCE, type Connection, type ListKind, type RawNotification, type ResilienceOptions } from '../servers/connection.js';
+import { DEFAULT_RESILIENCE, type Connection, type ConnectionStatus, type ListKind, type RawNotification, type ResilienceOptions } from '../servers/connection.js';
 import { ServerPool } from '../servers/pool.js';
 import { REVERSE_METHOD_CAPABILITY, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
@@ -145,6 +145,15 @@ export class Gateway {
 
   sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /** Every configured server with its connections (one per client capability profile in use). */
+  serverStatus(): Array<{ key: string; transport: string; connections: ConnectionStatus[] }> {
+    return this.pool.keys().map((key) => ({
+      key,
+      transport: this.pool.config(key)!.transport,
+      connections: this.pool.connections(key).map((c) => c.status()),
+    }));
   }
 
   private instructions(): string {

@@ -19,12 +19,11 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
     c.json({
       status: 'ok',
       sessions: sessions.size,
-      servers: gateway.pool.keys().map((key) => {
-        const states = gateway.pool.connections(key).map((conn) => conn.state);
-        return { key, states };
-      }),
+      servers: gateway.serverStatus().map(({ key, connections }) => ({ key, states: connections.map((c) => c.state) })),
     }),
   );
+
+  app.get('/api/servers', (c) => c.json({ servers: gateway.serverStatus(), sessions: sessions.size }));
 
   app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', ALL));
 
@@ -40,6 +39,6 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
   perServer('/servers');
   perServer('/s');
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp; health: /healthz.` }, 404));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp; health: /healthz; admin: /api/servers.` }, 404));
   return { app, sessions };
 }

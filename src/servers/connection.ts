@@ -65,6 +65,20 @@ const STABLE_AFTER_MS = 10_000;
 /** The largest message a stdio server may send (a 10 MB result plus JSON framing fits). */
 const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
+export interface ConnectionStatus {
+  state: ConnectionState;
+  /** The client capability profile this connection mirrors ('{}' for none). */
+  profile: string;
+  pid: number | null;
+  connectedAt: string | null;
+  lastSuccessAt: string | null;
+  downSince: string | null;
+  nextRetryAt: string | null;
+  restarts: number;
+  lastError: string | null;
+  serverInfo: Implementation | null;
+}
+
 export interface ForwardOptions {
   signal?: AbortSignal;
   onprogress?: (progress: Record<string, unknown>) => void;
@@ -158,6 +172,23 @@ export class Connection extends EventEmitter {
 
   get pid(): number | null {
     return this.pidOf?.() ?? null;
+  }
+
+  /** What `switchboard servers` and the admin API show about this connection. */
+  status(): ConnectionStatus {
+    const iso = (d: Date | undefined) => d?.toISOString() ?? null;
+    return {
+      state: this.state,
+      profile: this.profile.key,
+      pid: this.pid,
+      connectedAt: iso(this.connectedAt),
+      lastSuccessAt: iso(this.lastSuccessAt),
+      downSince: iso(this.downSince),
+      nextRetryAt: iso(this.nextRetryAt),
+      restarts: this.restarts,
+      lastError: this.lastError ?? null,
+      serverInfo: this.serverVersion ?? null,
+    };
   }
 
   /** The last lines the child wrote to stderr (stdio servers only), newest last. */

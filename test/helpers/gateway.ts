@@ -107,11 +107,13 @@ export async function startHttpGateway(config: string, extraArgs: string[] = [])
     env: { ...process.env, NO_COLOR: '1' },
   });
   const log = collect(child.stderr);
-  const listening = await waitFor(() => {
+  // The "listening" log line, or (at log levels above info) the banner printed for people.
+  const url = await waitFor(() => {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${log.text()}`);
-    return log.records().find((r) => r.msg === 'listening');
+    const record = log.records().find((r) => r.msg === 'listening');
+    if (record) return String(record.url).replace(/\/mcp$/, '');
+    return /serving .* at (http:\/\/\S+)\/mcp/.exec(log.text())?.[1];
   }, 'the gateway to listen');
-  const url = String(listening.url).replace(/\/mcp$/, '');
   return { url, child, log, close: () => stopChild(child) };
 }
 

@@ -1,0 +1,173 @@
+// Owns opening the SQLite file: data dir, pragmas, schema-version checks, migrations, and the Store handle.
+import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteCatalogRepository, type CatalogRepository } from './catalog-repository.js';
+import { StoreError, describeError } from './errors.js';
+import { SqliteMetricsRepository, checkRetentionDays, type MetricsRepository } from './metrics-repository.js';
+import { MIGRATIONS, checkMigrations, migrate, schemaVersion, type Migration } from './migrations.js';
+
+export const DEFAULT_DB_FILE = 'switchboard.db';
+
+export interface OpenDatabaseOptions {
+  /** File name inside the data dir (default "switchboard.db"). */
+  fileName?: string;
+  /** Current time in ms since epoch (default Date.now); injected by tests. */
+  clock?: () => number;
+  /** Options for the metrics repository (retention of raw call rows). */
+  metrics?: { retentionDays?: number };
+  /** Migrations to apply instead of the built-in list (tests of later versions). */
+  migrations?: readonly Migration[];
+}
+
+export interface Store {
+  readonly db: Database.Database;
+  /** Absolute path of the database file. */
+  readonly path: string;
+  /** The schema version after migrations. */
+  readonly schemaVersion: number;
+  /** "wal" normally; another value when the file system cannot do WAL (then writes are still transactional). */
+  readonly journalMode: string;
+  readonly catalog: CatalogRepository;
+  readonly metrics: MetricsRepository;
+  /** Closes the connection (idempotent). Using a repository afterwards throws. */
+  close(): void;
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Opens (creating if needed) `<dataDir>/switchboard.db`, refuses files it must not touch, migrates to the latest
+ * schema and returns the Store. Throws StoreError with code open_failed, not_a_database, newer_schema or
+ * migration_failed; in the refusal cases the file is left exactly as it was.
+ */
+export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {}): Store {
+  const dir = path.resolve(dataDir);
+  const file = path.join(dir, options.fileName ?? DEFAULT_DB_FILE);
+  const migrations = options.migrations ?? MIGRATIONS;
+  checkMigrations(migrations);
+  checkRetentionDays(options.metrics?.retentionDays); // bad options fail before the file is touched
+  const latest = migrations.length ? migrations[migrations.length - 1].version : 0;
+
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw openFailed(dir, `cannot create the data dir ${dir}: ${describeError(err)}; choose another --data-dir`, err);
+  }
+  checkHeader(file);
+
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+  } catch (err) {
+    const reason = describeError(err);
+    throw openFailed(file, `cannot open ${file}: ${reason}; check its permissions or use another --data-dir`, err);
+  }
+  try {
+    // Read-only until we know we may write: a newer schema must not be touched (not even switched to WAL).
+    db.pragma('busy_timeout = 5000');
+    const found = readVersion(db, file);
+    if (found > latest) {
+      throw new StoreError(
+        'newer_schema',
+        `${path.basename(file)} was written by a newer Switchboard (schema v${found}, this one knows v${latest}); ` +
+          `upgrade Switchboard or use another --data-dir (file: ${file})`,
+        { path: file },
+      );
+    }
+    const journalMode = String(db.pragma('journal_mode = WAL', { simple: true }));
+    db.pragma('synchronous = NORMAL'); // in WAL: a committed transaction survives a process crash
+    db.pragma('foreign_keys = ON');
+    const version = migrate(db, file, migrations);
+    return createStore(db, file, version, journalMode, options);
+  } catch (err) {
+    db.close();
+    if (err instanceof StoreError) throw err;
+    throw asOpenError(err, file);
+  }
+}
+
+function createStore(
+  db: Database.Database,
+  file: string,
+  version: number,
+  journalMode: string,
+  options: OpenDatabaseOptions,
+): Store {
+  const clock = options.clock ?? Date.now;
+  const catalog = new SqliteCatalogRepository(db, { clock });
+  const metrics = new SqliteMetricsRepository(db, { clock, retentionDays: options.metrics?.retentionDays });
+  return {
+    db,
+    path: file,
+    schemaVersion: version,
+    journalMode,
+    catalog,
+    metrics,
+    close() {
+      if (!db.open) return;
+      try {
+        db.pragma('optimize');
+      } catch {
+        // best effort: never keep a close from happening
+      }
+      db.close();
+    },
+  };
+}
+
+/** Refuses, before SQLite sees it, a non-empty file that does not start with the SQLite header. */
+function checkHeader(file: string): void {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return; // does not exist yet: SQLite creates it
+  }
+  if (size === 0) return; // an empty file is a valid empty database
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  let read = 0;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      read = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    const reason = describeError(err);
+    throw openFailed(file, `cannot read ${file}: ${reason}; check its permissions or use another --data-dir`, err);
+  }
+  if (read < head.length || !head.equals(SQLITE_HEADER)) throw notADatabase(file);
+}
+
+function readVersion(db: Database.Database, file: string): number {
+  try {
+    return schemaVersion(db);
+  } catch (err) {
+    throw asOpenError(err, file);
+  }
+}
+
+function openFailed(target: string, message: string, cause: unknown): StoreError {
+  return new StoreError('open_failed', message, { cause, path: target });
+}
+
+function notADatabase(file: string, cause?: unknown): StoreError {
+  return new StoreError(
+    'not_a_database',
+    `${file} is not a Switchboard database (not a SQLite file, or damaged); move it away or use another --data-dir`,
+    { cause, path: file },
+  );
+}
+
+function asOpenError(err: unknown, file: string): StoreError {
+  const code = (err as { code?: unknown })?.code;
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') return notADatabase(file, err);
+  if (code === 'SQLITE_BUSY') {
+    return openFailed(file, `${file} is locked by another process (waited 5 s); stop it or use another --data-dir`, err);
+  }
+  const reason = describeError(err);
+  return openFailed(file, `cannot open ${file}: ${reason}; check the file and its folder, or use another --data-dir`, err);
+}
+

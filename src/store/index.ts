@@ -1,0 +1,17 @@
+// Owns the store's public surface: re-exports what the gateway, CLI and HTTP layers may use.
+export { openDatabase, DEFAULT_DB_FILE, type OpenDatabaseOptions, type Store } from './database.js';
+export { MIGRATIONS, LATEST_VERSION, migrate, type Migration } from './migrations.js';
+export { StoreError, type StoreErrorCode } from './errors.js';
+export { canonicalJson, contentHash, hashedView, entryKey, TOOL_HASHED_FIELDS } from './content-hash.js';
+export { diffSummary, type DiffSummaryOptions } from './diff-summary.js';
+export { SqliteCatalogRepository, type CatalogRepository, type CatalogRepositoryOptions } from './catalog-repository.js';
+export {
+  SqliteMetricsRepository,
+  DEFAULT_RETENTION_DAYS,
+  checkRetentionDays,
+  MAX_ERROR_MESSAGE,
+  type MetricsRepository,
+  type MetricsRepositoryOptions,
+} from './metrics-repository.js';
+export { DAY_MS, startOfUtcDay, utcDayLabel, utcDayStart } from './utc-day.js';
+export * from './types.js';

@@ -1,0 +1,147 @@
+// Owns the schema history: an ordered, append-only list of migrations and the code that applies them.
+import type Database from 'better-sqlite3';
+import { StoreError, describeError } from './errors.js';
+
+export interface Migration {
+  /** 1, 2, 3, ...: the schema version (PRAGMA user_version) once this migration has run. */
+  version: number;
+  /** Short snake_case description, shown in errors. */
+  name: string;
+  /** Applies the change. Runs inside a transaction together with the user_version bump. */
+  up(db: Database.Database): void;
+}
+
+/**
+ * Every schema change ever made, oldest first. Never edit or reorder a shipped migration: append a new one
+ * with the next version (a released database may already be at any earlier version).
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'catalog_and_call_metrics',
+    up(db) {
+      db.exec(`
+        CREATE TABLE store_meta (
+          key   TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        );
+
+        -- The last listing of each server and kind, verbatim (JSON array), and when it was saved.
+        CREATE TABLE catalog_listings (
+          server    TEXT    NOT NULL,
+          kind      TEXT    NOT NULL CHECK (kind IN ('tools', 'prompts', 'resources', 'resourceTemplates')),
+          listed_at INTEGER NOT NULL,
+          entries   TEXT    NOT NULL,
+          PRIMARY KEY (server, kind)
+        );
+
+        -- One row per entry key of the last listing, with its content hash (first occurrence of a key wins).
+        CREATE TABLE catalog_entries (
+          server   TEXT    NOT NULL,
+          kind     TEXT    NOT NULL,
+          name     TEXT    NOT NULL,
+          position INTEGER NOT NULL,
+          hash     TEXT    NOT NULL,
+          entry    TEXT    NOT NULL,
+          PRIMARY KEY (server, kind, name),
+          FOREIGN KEY (server, kind) REFERENCES catalog_listings (server, kind) ON DELETE CASCADE
+        );
+
+        -- Audit log: every added, updated or removed entry; never pruned by forgetServer.
+        CREATE TABLE catalog_changes (
+          id           INTEGER PRIMARY KEY,
+          server       TEXT    NOT NULL,
+          kind         TEXT    NOT NULL,
+          name         TEXT    NOT NULL,
+          change       TEXT    NOT NULL CHECK (change IN ('added', 'updated', 'removed')),
+          old_hash     TEXT,
+          new_hash     TEXT,
+          at           INTEGER NOT NULL,
+          diff_summary TEXT    NOT NULL
+        );
+        CREATE INDEX catalog_changes_at ON catalog_changes (at);
+        CREATE INDEX catalog_changes_server_at ON catalog_changes (server, at);
+
+        -- Raw forwarded calls; rolled up into metrics_daily and deleted after the retention period.
+        -- No secondary index on purpose: each one adds a page write to every insert (the hot path), while the
+        -- readers (stats, rollup) scan at most retention-days of rows anyway.
+        CREATE TABLE metrics_calls (
+          id            INTEGER PRIMARY KEY,
+          server        TEXT    NOT NULL,
+          tool          TEXT    NOT NULL,
+          session       TEXT,
+          started_at    INTEGER NOT NULL,
+          duration_ms   REAL    NOT NULL,
+          outcome       TEXT    NOT NULL
+            CHECK (outcome IN ('ok', 'tool_error', 'protocol_error', 'timeout', 'server_down', 'cancelled')),
+          error_class   TEXT,
+          error_message TEXT,
+          result_bytes  INTEGER
+        );
+
+        -- One row per server, tool and UTC day (YYYY-MM-DD); kept forever.
+        CREATE TABLE metrics_daily (
+          server         TEXT    NOT NULL,
+          tool           TEXT    NOT NULL,
+          day            TEXT    NOT NULL,
+          calls          INTEGER NOT NULL,
+          successes      INTEGER NOT NULL,
+          failures       INTEGER NOT NULL,
+          cancelled      INTEGER NOT NULL,
+          total_ms       REAL    NOT NULL,
+          p50            REAL    NOT NULL,
+          p95            REAL    NOT NULL,
+          p99            REAL    NOT NULL,
+          last_error     TEXT,
+          last_error_at  INTEGER,
+          last_called_at INTEGER NOT NULL,
+          PRIMARY KEY (server, tool, day)
+        );
+      `);
+    },
+  },
+];
+
+/** The schema version this code writes. */
+export const LATEST_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1].version;
+
+/** Throws unless versions run 1, 2, 3, ... without gaps (a broken list is a programming error). */
+export function checkMigrations(migrations: readonly Migration[]): void {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) {
+      throw new Error(`migration list is broken: entry ${i} ("${m.name}") has version ${m.version}, expected ${i + 1}`);
+    }
+  });
+}
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Applies every migration newer than the file's user_version, each in its own IMMEDIATE transaction that also
+ * bumps user_version, so a crash or error leaves the file at the last complete version. Re-reads the version
+ * inside the transaction, so two processes starting together do not both migrate. Returns the final version.
+ */
+export function migrate(db: Database.Database, file: string, migrations: readonly Migration[] = MIGRATIONS): number {
+  checkMigrations(migrations);
+  for (const migration of migrations) {
+    const apply = db.transaction(() => {
+      if (schemaVersion(db) >= migration.version) return;
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+    });
+    try {
+      apply.immediate();
+    } catch (err) {
+      throw new StoreError(
+        'migration_failed',
+        `${file}: migration ${migration.version} (${migration.name}) failed and was rolled back: ${describeError(err)}. ` +
+          'The file is unchanged from schema v' +
+          `${migration.version - 1}; report this with the message above, or use another --data-dir`,
+        { cause: err, path: file },
+      );
+    }
+  }
+  return schemaVersion(db);
+}
