@@ -7,6 +7,7 @@ import { moduleLogger } from '../logging/logger.js';
 import type { ServerPool } from '../servers/pool.js';
 import type { ListKind } from '../servers/connection.js';
 import type { CapabilityProfile } from '../servers/profile.js';
+import type { CatalogRepository } from '../store/index.js';
 import { buildNameTable, type NameTable, type NamedEntry } from './naming.js';
 import { repairNamed, repairTools } from './repair.js';
 
@@ -22,6 +23,15 @@ export interface ServerListing {
   /** Why the server contributes nothing right now. */
   error?: string;
   listedAt?: Date;
+  /** Read from the store's cache of the last live listing; the server has not been started for it. */
+  cached?: boolean;
+}
+
+export interface CatalogOptions {
+  /** Where listings persist, with change tracking; none: memory only. */
+  repository?: CatalogRepository;
+  /** Serve a cached listing instead of starting a server that is not running yet. */
+  lazy?: boolean;
 }
 
 export interface NamingSettings {
@@ -49,13 +59,45 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     private readonly pool: ServerPool,
     readonly profile: CapabilityProfile,
     private readonly naming: NamingSettings,
+    private readonly options: CatalogOptions = {},
   ) {
     super();
   }
 
-  /** Lists every given server not listed yet (concurrently). Failures are recorded, never thrown. */
+  /**
+   * Lists every given server not listed yet (concurrently). A lazy catalog takes a server that is
+   * not running from the cache of its last live listing, without starting it. Failures are
+   * recorded, never thrown.
+   */
   async ensure(keys: string[] = this.pool.keys()): Promise<void> {
-    await Promise.all(keys.filter((k) => !this.listings.has(k)).map((k) => this.refresh(k, LIST_KINDS, { quiet: true })));
+    const missing = keys.filter((k) => !this.listings.has(k));
+    const live = missing.filter((k) => !this.fromCache(k));
+    if (live.length < missing.length) this.invalidate();
+    await Promise.all(live.map((k) => this.refresh(k, LIST_KINDS, { quiet: true })));
+  }
+
+  /** Storage key of a server's listing: per capability profile, since servers list per client. */
+  storageKey(key: string, profile: CapabilityProfile = this.profile): string {
+    return profile.label ? `${key} [${profile.label}]` : key;
+  }
+
+  private fromCache(key: string): boolean {
+    const repository = this.options.repository;
+    if (!this.options.lazy || !repository) return false;
+    const connection = this.pool.connection(key, this.profile);
+    if (!connection || connection.state === 'connected' || connection.state === 'degraded') return false;
+    // Only this profile's own cache: servers list different tools for different clients.
+    const id = this.storageKey(key);
+    const cached = LIST_KINDS.map((kind) => repository.loadListing(id, kind));
+    if (cached.some((c) => c === undefined)) return false;
+    const [tools, prompts, resources, resourceTemplates] = cached as Entry[][];
+    this.listings.set(key, { tools, prompts, resources, resourceTemplates, warnings: [], cached: true, listedAt: new Date(repository.listedAt(id) ?? Date.now()) });
+    return true;
+  }
+
+  /** Servers whose listing came from the cache (they have not been started for this catalog). */
+  cachedServers(): string[] {
+    return this.ordered().filter(([, listing]) => listing.cached).map(([key]) => key);
   }
 
   listing(key: string): ServerListing {
@@ -100,7 +142,9 @@ export class Catalog extends EventEmitter<CatalogEvents> {
         next.warnings.push(...repaired.warnings);
       }
       next.listedAt = new Date();
+      next.cached = false;
       for (const warning of next.warnings) this.log.warn({ server: key }, warning);
+      this.persist(key, next, kinds);
     } catch (error) {
       next.error = (error as Error).message;
       for (const kind of LIST_KINDS) next[kind] = [];
@@ -111,6 +155,23 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     if (changed.length) {
       this.invalidate();
       if (!(quiet && first)) this.emit('changed', { server: key, kinds: changed });
+    }
+  }
+
+  /** Saves a live listing; the store compares content hashes and keeps an audit row per change. */
+  private persist(key: string, listing: ServerListing, kinds: readonly ListKind[]): void {
+    const repository = this.options.repository;
+    if (!repository) return;
+    const id = this.storageKey(key);
+    try {
+      for (const kind of kinds) {
+        const change = repository.saveListing(id, kind, listing[kind]);
+        if (change.added.length || change.updated.length || change.removed.length) {
+          this.log.info({ server: id, kind, added: change.added, updated: change.updated, removed: change.removed }, 'catalog changed');
+        }
+      }
+    } catch (error) {
+      this.log.error({ server: id, err: (error as Error).message }, 'could not save the listing; serving it from memory');
     }
   }
 

@@ -3,7 +3,8 @@
 import path from 'node:path';
 import envPaths from 'env-paths';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
-import { Gateway } from '../gateway/gateway.js';
+import { Gateway, type GatewayServices } from '../gateway/gateway.js';
+import { openDatabase, type Store } from '../store/index.js';
 import { createRootLogger, type Logger } from '../logging/logger.js';
 import type { LevelWithSilent } from 'pino';
 
@@ -19,8 +20,9 @@ export interface CommandContext {
   log: Logger;
 }
 
+/** SWITCHBOARD_DATA_DIR, else the per-user data folder (e.g. ~/.local/share/switchboard). */
 export function defaultDataDir(): string {
-  return envPaths('switchboard', { suffix: '' }).data;
+  return process.env.SWITCHBOARD_DATA_DIR || envPaths('switchboard', { suffix: '' }).data;
 }
 
 export async function loadContext(options: CommonOptions, defaultLevel: LevelWithSilent): Promise<CommandContext> {
@@ -30,7 +32,18 @@ export async function loadContext(options: CommonOptions, defaultLevel: LevelWit
   return { config, dataDir, log };
 }
 
-export function gatewayFor(config: LoadedConfig, overrides: { connectTimeoutMs?: number } = {}): Gateway {
+/** Opens the data dir's store (created on first use); the caller closes it after the gateway. */
+export function openStore(dataDir: string): Store {
+  return openDatabase(dataDir);
+}
+
+export interface GatewayOverrides {
+  connectTimeoutMs?: number;
+  /** Force live listings (commands that report current state), whatever the settings say. */
+  lazy?: boolean;
+}
+
+export function gatewayFor(config: LoadedConfig, overrides: GatewayOverrides = {}, services: GatewayServices = {}): Gateway {
   const s = config.settings;
   const r = s.resilience;
   return new Gateway({
@@ -46,5 +59,6 @@ export function gatewayFor(config: LoadedConfig, overrides: { connectTimeoutMs?:
       healthCheck: { ...r.healthCheck },
       shutdownGraceMs: r.shutdownGraceMs,
     },
-  });
+    lazy: overrides.lazy ?? r.lazy,
+  }, services);
 }

@@ -3,14 +3,15 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { BARE_PROFILE } from '../servers/profile.js';
-import { gatewayFor, loadContext, type CommandContext, type CommonOptions } from './context.js';
+import { gatewayFor, loadContext, openStore, type CommandContext, type CommonOptions } from './context.js';
 
 export async function withInventory<T>(
   options: CommonOptions & { server?: string },
   body: (inventory: { gateway: Gateway; catalog: Catalog; context: CommandContext }) => Promise<T>,
 ): Promise<T> {
   const context = await loadContext(options, 'warn');
-  const gateway = gatewayFor(context.config, { connectTimeoutMs: 20_000 });
+  const store = openStore(context.dataDir);
+  const gateway = gatewayFor(context.config, { connectTimeoutMs: 20_000, lazy: false }, { store });
   try {
     await gateway.applyServers(context.config.servers);
     if (options.server && !gateway.pool.has(options.server)) {
@@ -21,6 +22,7 @@ export async function withInventory<T>(
     return await body({ gateway, catalog, context });
   } finally {
     await gateway.close();
+    store.close();
   }
 }
 

@@ -3,7 +3,8 @@
 import { watchConfig } from '../config/index.js';
 import { serveStdio } from '../gateway/stdio-face.js';
 import { startHttpFace } from '../http/server.js';
-import { gatewayFor, loadContext, type CommonOptions } from './context.js';
+import { gatewayFor, loadContext, openStore, type CommonOptions } from './context.js';
+import { createMetricsRegistry } from '../metrics/prometheus.js';
 import { UsageError } from './inventory.js';
 import type { SwitchboardSettings } from '../config/index.js';
 
@@ -20,11 +21,13 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${options.port}")`);
   }
   if (options.http && options.stdio) throw new UsageError('choose one face: --stdio or --http');
-  const { config, log } = await loadContext(options, 'info');
-  const gateway = gatewayFor(config);
+  const { config, log, dataDir } = await loadContext(options, 'info');
+  const store = openStore(dataDir);
+  const gateway = gatewayFor(config, {}, { store, metrics: createMetricsRegistry() });
   await gateway.applyServers(config.servers);
+  void gateway.warmUp(config.settings.preconnect);
   const enabled = config.servers.filter((s) => !s.disabled).map((s) => s.key);
-  log.info({ config: config.file, servers: enabled }, 'configuration loaded');
+  log.info({ config: config.file, servers: enabled, dataDir, store: store.path }, 'configuration loaded');
 
   const watcher = watchConfig(config.file, {
     initial: config,
@@ -48,6 +51,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     await watcher.close().catch(() => undefined);
     await closeFace().catch(() => undefined);
     await gateway.close();
+    store.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
@@ -67,6 +71,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     } catch (error) {
       await watcher.close().catch(() => undefined);
       await gateway.close();
+      store.close();
       const code = (error as NodeJS.ErrnoException).code;
       const where = `${host}:${port ?? config.settings.http.port}`;
       if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${where}: the port is in use (pick another with --port, or 0 for any free port)`);

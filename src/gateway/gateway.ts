@@ -10,7 +10,9 @@ import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
 import { DEFAULT_RESILIENCE, type Connection, type ConnectionStatus, type ListKind, type RawNotification, type ResilienceOptions } from '../servers/connection.js';
 import { ServerPool } from '../servers/pool.js';
-import { REVERSE_METHOD_CAPABILITY, profileOf, type CapabilityProfile } from '../servers/profile.js';
+import { BARE_PROFILE, REVERSE_METHOD_CAPABILITY, profileOf, type CapabilityProfile } from '../servers/profile.js';
+import type { CallRecord, Store } from '../store/index.js';
+import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import { GatewaySession, GATEWAY_CAPABILITIES } from './session.js';
 import { SubscriptionRegistry } from './subscriptions.js';
@@ -19,6 +21,12 @@ import { viewIncludes, type View } from './view.js';
 export const VERSION = '0.1.0';
 const ANY_RESULT = z.any();
 
+/** What the gateway keeps outside memory; both optional (tests and tools may run without). */
+export interface GatewayServices {
+  store?: Store;
+  metrics?: MetricsRegistry;
+}
+
 export interface GatewaySettings {
   separator: string;
   nameBudget: number;
@@ -26,6 +34,8 @@ export interface GatewaySettings {
   listChangedDebounceMs: number;
   pageSize: number;
   resilience: ResilienceOptions;
+  /** Start servers on first use; list them from the store's cache until then. */
+  lazy: boolean;
 }
 
 export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
@@ -35,7 +45,10 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   listChangedDebounceMs: 100,
   pageSize: DEFAULT_PAGE_SIZE,
   resilience: DEFAULT_RESILIENCE,
+  lazy: true,
 };
+
+const ROLLUP_EVERY_MS = 60 * 60 * 1000;
 
 const LIST_CHANGED: Record<ListKind, string> = {
   tools: 'notifications/tools/list_changed',
@@ -56,8 +69,14 @@ export class Gateway {
   /** Connections being stopped after their last session ended; close() waits for them. */
   private readonly releasing = new Set<Promise<void>>();
 
-  constructor(settings: Partial<GatewaySettings> = {}) {
+  readonly store: Store | undefined;
+  readonly metrics: MetricsRegistry | undefined;
+  private rollupTimer: NodeJS.Timeout | undefined;
+
+  constructor(settings: Partial<GatewaySettings> = {}, services: GatewayServices = {}) {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
+    this.store = services.store;
+    this.metrics = services.metrics;
     this.pool = new ServerPool({
       requestTimeoutMs: this.settings.requestTimeoutMs,
       resilience: this.settings.resilience,
@@ -68,21 +87,73 @@ export class Gateway {
     // nothing listed yet: re-read it; clients hear only of real changes.
     this.pool.on('up', (connection, again) => {
       const catalog = this.catalogs.get(connection.profile.key);
-      if (catalog && (again || catalog.listing(connection.key).error)) void catalog.refresh(connection.key);
+      const listing = catalog?.listing(connection.key);
+      if (catalog && (again || listing?.error || listing?.cached)) void catalog.refresh(connection.key);
     });
+    this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, connection.state));
+    if (this.store) {
+      this.rollup();
+      this.rollupTimer = setInterval(() => this.rollup(), ROLLUP_EVERY_MS);
+      this.rollupTimer.unref();
+    }
   }
 
   /** Applies a server list (at start and on every config change); catalogs follow. */
   async applyServers(servers: ServerConfig[]): Promise<void> {
     const { added, removed, restarted } = await this.pool.apply(servers);
     for (const key of [...removed, ...restarted]) for (const catalog of this.catalogs.values()) catalog.forget(key);
+    for (const key of removed) this.metrics?.removeServer(key);
     for (const key of [...added, ...restarted]) for (const catalog of this.catalogs.values()) void catalog.refresh(key);
+  }
+
+  /**
+   * At boot: starts the servers that must run now (`lazy: false`, listed in `preconnect`, or
+   * everything when lazy start is off), and lists each server never seen before once in the
+   * background so its tools are cached for the next start, then stops it again.
+   */
+  async warmUp(preconnect: readonly string[] = [], discoveryDelayMs = 2000): Promise<void> {
+    const catalog = this.catalogFor(BARE_PROFILE);
+    const keys = this.pool.keys();
+    const eager = keys.filter((key) => !this.settings.lazy || this.pool.config(key)!.lazy === false || preconnect.includes(key));
+    await Promise.all(eager.map((key) => catalog.refresh(key, undefined, { quiet: true })));
+    if (!this.store) return;
+    // Discovery waits a moment: a client that connects at once starts what it needs itself.
+    await new Promise((resolve) => setTimeout(resolve, discoveryDelayMs).unref());
+    const unseen = this.pool.keys().filter(
+      (key) => !eager.includes(key) && this.pool.connections(key).length === 0 && this.store!.catalog.listedAt(catalog.storageKey(key)) === undefined,
+    );
+    await Promise.all(
+      unseen.map(async (key) => {
+        await catalog.refresh(key, undefined, { quiet: true });
+        if (![...this.sessions].some((s) => s.profile.key === BARE_PROFILE.key)) await this.pool.releaseConnection(key, BARE_PROFILE.key);
+      }),
+    );
+  }
+
+  /** Records one finished tool call: durable in the store (before the client gets the answer) and in Prometheus. */
+  recordCall(call: CallRecord): void {
+    this.metrics?.observeCall(call.server, call.tool, call.outcome, call.durationMs);
+    if (!this.store) return;
+    try {
+      this.store.metrics.recordCall(call);
+    } catch (error) {
+      this.log.error({ err: (error as Error).message }, 'could not record a call in the store');
+    }
+  }
+
+  private rollup(): void {
+    try {
+      const { daysAggregated, rawDeleted } = this.store!.metrics.rollup();
+      if (daysAggregated || rawDeleted) this.log.info({ daysAggregated, rawDeleted }, 'metrics rolled up');
+    } catch (error) {
+      this.log.error({ err: (error as Error).message }, 'metrics rollup failed; will retry');
+    }
   }
 
   catalogFor(profile: CapabilityProfile): Catalog {
     let catalog = this.catalogs.get(profile.key);
     if (!catalog) {
-      catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget });
+      catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget }, { repository: this.store?.catalog, lazy: this.settings.lazy });
       const owner = catalog;
       catalog.on('changed', ({ server, kinds }) => this.queueListChanged(owner, server, kinds));
       this.catalogs.set(profile.key, catalog);
@@ -113,6 +184,7 @@ export class Gateway {
     }
     const session = new GatewaySession(this, { view, capabilities, instructions, serverInfo });
     this.sessions.add(session);
+    this.metrics?.setOpenSessions(this.sessions.size);
     return session;
   }
 
@@ -122,6 +194,7 @@ export class Gateway {
    */
   endSession(session: GatewaySession): void {
     if (!this.sessions.delete(session)) return;
+    this.metrics?.setOpenSessions(this.sessions.size);
     this.pendingListChanged.delete(session);
     for (const { connection, uri } of this.subscriptions.heldBy(session)) {
       if (this.subscriptions.remove(connection, uri, session)) {
@@ -250,6 +323,7 @@ export class Gateway {
 
   async close(): Promise<void> {
     if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
+    clearInterval(this.rollupTimer);
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();
     await Promise.all([...this.releasing, this.pool.close()]);

@@ -6,7 +6,8 @@ import { Server, ProtocolError } from '@modelcontextprotocol/server';
 import type { JSONRPCRequest, ServerContext, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
 import type { Connection } from '../servers/connection.js';
 import { profileOf, type CapabilityProfile } from '../servers/profile.js';
-import { serverUnavailable } from '../servers/errors.js';
+import { SERVER_TIMEOUT, SERVER_UNAVAILABLE, serverUnavailable } from '../servers/errors.js';
+import type { CallOutcome } from '../store/index.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { closeMatches } from '../catalog/naming.js';
 import { page } from './pagination.js';
@@ -156,8 +157,14 @@ export class GatewaySession {
     if (typeof name !== 'string') throw new ProtocolError(-32602, `Invalid params: "name" must be a string`);
     if (this.view.kind === 'server') return this.forward(await this.connectionFor(this.view.server), request, params, ctx, name);
     const catalog = await this.catalog();
-    const table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
-    const entry = table.resolve(name);
+    let table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
+    let entry = table.resolve(name);
+    if (!entry && catalog.cachedServers().length) {
+      // The cache may be stale (a tool added since the last run): list those servers live, look again.
+      await Promise.all(catalog.cachedServers().map((key) => catalog.refresh(key)));
+      table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
+      entry = table.resolve(name);
+    }
     if (!entry) {
       const noun = kind === 'tools' ? 'tool' : 'prompt';
       const suggestions = closeMatches(name, table.entries().map((e) => e.exposed));
@@ -229,36 +236,46 @@ export class GatewaySession {
             const notification = { method: 'notifications/progress', params: { ...progress, progressToken } };
             progressSent = progressSent.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
           };
+    const startedAt = Date.now();
     const started = performance.now();
     const running = this.inflight.get(connection) ?? [];
     running.push(ctx);
     this.inflight.set(connection, running);
-    let status = 'ok';
+    let outcome: CallOutcome = 'ok';
+    let failure: unknown;
+    let result: Result | undefined;
     try {
-      const result = await connection.request(request.method, Object.keys(forwarded).length ? forwarded : undefined, {
+      result = await connection.request(request.method, Object.keys(forwarded).length ? forwarded : undefined, {
         signal: ctx.mcpReq.signal,
         onprogress,
         timeoutMs: this.gateway.settings.requestTimeoutMs,
       });
-      if (result.isError === true) status = 'tool_error';
+      if (result.isError === true) outcome = 'tool_error';
       await progressSent;
       return result;
     } catch (error) {
-      status = ctx.mcpReq.signal.aborted ? 'cancelled' : 'error';
+      failure = error;
+      outcome = ctx.mcpReq.signal.aborted ? 'cancelled' : outcomeOf(error);
       throw error;
     } finally {
       running.splice(running.indexOf(ctx), 1);
       if (running.length === 0) this.inflight.delete(connection);
-      this.gateway.log.info(
-        {
-          requestId: ctx.mcpReq.id,
-          session: this.id,
-          method: request.method,
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
+      if (request.method === 'tools/call') {
+        this.gateway.recordCall({
           server: connection.key,
-          ...(label && { name: label }),
-          durationMs: Math.round((performance.now() - started) * 100) / 100,
-          status,
-        },
+          tool: params.name as string,
+          session: this.id,
+          startedAt,
+          durationMs,
+          outcome,
+          ...(failure !== undefined && { errorClass: errorClassOf(failure), errorMessage: (failure as Error).message }),
+          ...(outcome === 'tool_error' && { errorClass: 'isError', errorMessage: firstText(result) }),
+          ...(result && { resultBytes: approximateSize(result) }),
+        });
+      }
+      this.gateway.log.info(
+        { requestId: ctx.mcpReq.id, session: this.id, method: request.method, server: connection.key, ...(label && { name: label }), durationMs, status: outcome },
         'forwarded',
       );
     }
@@ -269,4 +286,37 @@ export class GatewaySession {
     this.closed = true;
     await this.server.close().catch(() => undefined);
   }
+}
+
+function outcomeOf(error: unknown): CallOutcome {
+  const code = (error as { code?: unknown }).code;
+  if (code === SERVER_TIMEOUT) return 'timeout';
+  if (code === SERVER_UNAVAILABLE) return 'server_down';
+  return 'protocol_error';
+}
+
+function errorClassOf(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  return code !== undefined ? String(code) : ((error as Error)?.name ?? 'Error');
+}
+
+function firstText(result: Result | undefined): string | undefined {
+  const content = result?.content;
+  if (!Array.isArray(content)) return undefined;
+  const text = content.find((c: { type?: string }) => c?.type === 'text') as { text?: string } | undefined;
+  return text?.text;
+}
+
+/** Size of a result without serializing it again: the text and binary payloads dominate. */
+function approximateSize(result: Result): number {
+  let bytes = 0;
+  const content = Array.isArray(result.content) ? (result.content as Array<Record<string, unknown>>) : [];
+  for (const item of content) {
+    if (typeof item.text === 'string') bytes += item.text.length;
+    if (typeof item.data === 'string') bytes += item.data.length;
+    const resource = item.resource as Record<string, unknown> | undefined;
+    if (resource && typeof resource.text === 'string') bytes += resource.text.length;
+    if (resource && typeof resource.blob === 'string') bytes += resource.blob.length;
+  }
+  return bytes;
 }

@@ -25,6 +25,11 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
 
   app.get('/api/servers', (c) => c.json({ servers: gateway.serverStatus(), sessions: sessions.size }));
 
+  app.get('/metrics', async (c) => {
+    if (!gateway.metrics) return c.text('metrics are not enabled in this gateway\n', 404);
+    return c.body(await gateway.metrics.render(), 200, { 'content-type': gateway.metrics.contentType });
+  });
+
   app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', ALL));
 
   const perServer = (prefix: string) =>
@@ -39,6 +44,6 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
   perServer('/servers');
   perServer('/s');
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp; health: /healthz; admin: /api/servers.` }, 404));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp; health: /healthz; admin: /api/servers; Prometheus: /metrics.` }, 404));
   return { app, sessions };
 }

@@ -20,6 +20,8 @@ interface ServerEntry {
 export interface PoolEvents {
   notification: [connection: Connection, notification: RawNotification];
   closed: [connection: Connection];
+  /** A connection's state changed. */
+  state: [connection: Connection];
   /** A connection came up; `again` when it had been up before (a restart). */
   up: [connection: Connection, again: boolean];
   /** Server keys were added, removed or restarted. */
@@ -58,6 +60,7 @@ export class ServerPool extends EventEmitter<PoolEvents> {
       created.on('notification', (n: RawNotification) => this.emit('notification', created, n));
       created.on('closed', () => this.emit('closed', created));
       created.on('up', (again: boolean) => this.emit('up', created, again));
+      created.on('state', () => this.emit('state', created));
       entry.connections.set(profile.key, created);
     }
     return connection;
@@ -106,6 +109,15 @@ export class ServerPool extends EventEmitter<PoolEvents> {
       this.emit('changed', { added, removed, restarted });
     }
     return { added, removed, restarted };
+  }
+
+  /** Stops and forgets one server's connection for one profile, if there is one. */
+  async releaseConnection(key: string, profileKey: string): Promise<void> {
+    const entry = this.entries.get(key);
+    const connection = entry?.connections.get(profileKey);
+    if (!entry || !connection) return;
+    entry.connections.delete(profileKey);
+    await connection.stop();
   }
 
   /** Stops and forgets every connection of one capability profile; returns them. */

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import os from 'node:os';
 // The catalog as a client sees it through a real gateway (the built CLI, a real SDK client) in front of
 // hand-written raw servers (test/fixtures/raw-server.ts): lenient listing and per-tool repair, the
 // length budget, collisions, downstream pagination, and the per-server endpoint's original names.
@@ -17,6 +19,9 @@ import {
   type ConnectedClient,
   type RunningGateway,
 } from '../helpers/gateway.js';
+
+/** One store for this file's CLI runs, outside $HOME. */
+const TEST_DATA_DIR = path.join(os.tmpdir(), `switchboard-cli-data-${process.pid}-${Date.now()}`);
 
 const ANY = z.any();
 type Tool = { name: string; title?: string; inputSchema?: Record<string, unknown>; description?: string };
@@ -87,7 +92,7 @@ function names(tools: Tool[]): string[] {
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: REPO, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args, ...(args.includes('--data-dir') ? [] : ['--data-dir', TEST_DATA_DIR])], { cwd: REPO, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });

@@ -1,5 +1,6 @@
 // The command line as a user runs it: listings with --json, a call, and bad input (malformed or
 // unknown config, a missing file, a server whose command does not exist, bad arguments).
+import os from 'node:os';
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,11 +8,14 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, REPO, npmServer, tempDir, writeConfig } from '../helpers/gateway.js';
 
+/** One store for this file's CLI runs, outside $HOME. */
+const TEST_DATA_DIR = path.join(os.tmpdir(), `switchboard-cli-data-${process.pid}-${Date.now()}`);
+
 const run = promisify(execFile);
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: REPO, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args, ...(args.includes('--data-dir') ? [] : ['--data-dir', TEST_DATA_DIR])], { cwd: REPO, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

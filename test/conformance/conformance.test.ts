@@ -12,7 +12,7 @@ import {
   type ConformanceReport,
   type FixtureHttpProcess,
 } from '../helpers/conformance.js';
-import { fixtureServer, npmServer, startHttpGateway, waitFor, writeConfig, REPO, type RunningGateway } from '../helpers/gateway.js';
+import { fixtureServer, freePort, npmServer, startHttpGateway, waitFor, writeConfig, REPO, type RunningGateway } from '../helpers/gateway.js';
 
 function verdicts(report: ConformanceReport): Record<string, string> {
   return Object.fromEntries(report.checks.map((c) => [`${c.scenario}/${c.check}`, c.status]));
@@ -48,7 +48,7 @@ describe('conformance server suite', () => {
   });
 
   it('adds no failure to server-everything', async () => {
-    const port = 30_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const everything = spawn(process.execPath, [npmServer('everything').args[0]!, 'streamableHttp'], {
       cwd: REPO,
       env: { ...process.env, PORT: String(port) },
@@ -65,7 +65,7 @@ describe('conformance server suite', () => {
         } catch {
           return false;
         }
-      }, `server-everything on port ${port} (${output})`);
+      }, `server-everything on port ${port} (${output})`, 60_000);
       const direct = await runConformanceServerSuite(`http://127.0.0.1:${port}/mcp`);
       const viaGateway = await runConformanceServerSuite(`${gateway.url}/servers/everything/mcp`);
       const added = newFailures(direct, viaGateway);

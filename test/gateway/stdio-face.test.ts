@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { CLI, REPO, descendants, isAlive, npmServer, startHttpGateway, waitFor, writeConfig, connectHttp, newClient } from '../helpers/gateway.js';
+import { CLI, REPO, dataDirFor, descendants, isAlive, npmServer, startHttpGateway, waitFor, writeConfig, connectHttp, newClient } from '../helpers/gateway.js';
 import { z } from 'zod';
 
 describe('stdio face', () => {
@@ -14,7 +14,7 @@ describe('stdio face', () => {
       everything: npmServer('everything'),
       ghost: { command: 'switchboard-test-no-such-command' },
     });
-    const gateway = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', config], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+    const gateway = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config)], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     gateway.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const lines: string[] = [];

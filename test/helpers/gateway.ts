@@ -100,8 +100,13 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/** The data dir tests use: next to the config file, so each test's store starts empty and stays out of $HOME. */
+export function dataDirFor(config: string): string[] {
+  return ['--data-dir', path.join(path.dirname(config), 'data')];
+}
+
 export async function startHttpGateway(config: string, extraArgs: string[] = []): Promise<RunningGateway> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', '--config', config, '--log-level', 'debug', ...extraArgs], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', '--config', config, ...dataDirFor(config), '--log-level', 'debug', ...extraArgs], {
     cwd: REPO,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
@@ -131,7 +136,7 @@ export function newClient(capabilities: ClientCapabilities = {}): Client {
 export async function connectStdio(config: string, client: Client = newClient(), extraArgs: string[] = []): Promise<ConnectedClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'serve', '--stdio', '--config', config, '--log-level', 'debug', ...extraArgs],
+    args: [CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config), '--log-level', 'debug', ...extraArgs],
     cwd: REPO,
     env: { ...(process.env as Record<string, string>), NO_COLOR: '1' },
     stderr: 'pipe',
@@ -187,4 +192,14 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1 (for servers that cannot bind port 0 themselves). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { stopProcess } from '../helpers/conformance.js';
-import { connectStdio, newClient, npmServer, startHttpGateway, waitFor, writeConfig, REPO } from '../helpers/gateway.js';
+import { connectStdio, freePort, newClient, npmServer, startHttpGateway, waitFor, writeConfig, REPO } from '../helpers/gateway.js';
 
 const ANY = z.any();
 
 async function startEverything(mode: 'sse' | 'streamableHttp'): Promise<{ port: number; child: ChildProcess }> {
-  const port = 20_000 + Math.floor(Math.random() * 30_000);
+  const port = await freePort();
   const child = spawn(process.execPath, [npmServer('everything').args[0]!, mode], { cwd: REPO, env: { ...process.env, PORT: String(port) }, stdio: ['pipe', 'pipe', 'pipe'] });
   await waitFor(async () => {
     try {
@@ -21,7 +21,7 @@ async function startEverything(mode: 'sse' | 'streamableHttp'): Promise<{ port: 
     } catch {
       return false;
     }
-  }, `server-everything (${mode}) on ${port}`);
+  }, `server-everything (${mode}) on ${port}`, 60_000);
   return { port, child };
 }
 
