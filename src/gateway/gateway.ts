@@ -66,6 +66,8 @@ export class Gateway {
   private readonly sessions = new Set<GatewaySession>();
   private readonly pendingListChanged = new Map<GatewaySession, Set<string>>();
   private listChangedTimer: NodeJS.Timeout | undefined;
+  /** Servers started at boot on purpose (lazy: false, preconnect): their bare-profile connection stays up without sessions. */
+  private readonly pinned = new Set<string>();
   /** Connections being stopped after their last session ended; close() waits for them. */
   private readonly releasing = new Set<Promise<void>>();
 
@@ -115,6 +117,7 @@ export class Gateway {
     const catalog = this.catalogFor(BARE_PROFILE);
     const keys = this.pool.keys();
     const eager = keys.filter((key) => !this.settings.lazy || this.pool.config(key)!.lazy === false || preconnect.includes(key));
+    for (const key of eager) this.pinned.add(key);
     await Promise.all(eager.map((key) => catalog.refresh(key, undefined, { quiet: true })));
     if (!this.store) return;
     // Discovery waits a moment: a client that connects at once starts what it needs itself.
@@ -170,6 +173,11 @@ export class Gateway {
     let capabilities: ServerCapabilities = GATEWAY_CAPABILITIES;
     let instructions: string | undefined = this.instructions();
     let serverInfo: Implementation = { name: 'switchboard', version: VERSION };
+    if (view.kind === 'management') {
+      capabilities = { tools: {} };
+      instructions = 'Switchboard management: tools about the gateway itself (call metrics, ...).';
+      serverInfo = { name: 'switchboard/management', version: VERSION };
+    }
     if (view.kind === 'server') {
       if (!this.pool.has(view.server)) throw new Error(`Unknown server "${view.server}"`);
       serverInfo = { name: `switchboard/${view.server}`, version: VERSION };
@@ -202,16 +210,18 @@ export class Gateway {
       }
     }
     void session.close();
+    if (session.view.kind === 'management') return; // it holds no downstream connections
     const profileKey = session.profile.key;
-    if (![...this.sessions].some((s) => s.profile.key === profileKey)) {
+    if (![...this.sessions].some((s) => s.view.kind !== 'management' && s.profile.key === profileKey)) {
       const release = this.releaseProfile(profileKey).finally(() => this.releasing.delete(release));
       this.releasing.add(release);
     }
   }
 
   private async releaseProfile(profileKey: string): Promise<void> {
-    this.catalogs.delete(profileKey);
-    const released = await this.pool.releaseProfile(profileKey);
+    const pinned = profileKey === BARE_PROFILE.key ? this.pinned : new Set<string>();
+    if (pinned.size === 0) this.catalogs.delete(profileKey);
+    const released = await this.pool.releaseProfile(profileKey, pinned);
     for (const connection of released) this.subscriptions.dropConnection(connection);
     if (released.length) this.log.info({ profile: profileKey, connections: released.length }, 'last session of a capability profile ended; its connections stopped');
   }

@@ -11,6 +11,7 @@ import type { CallOutcome } from '../store/index.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { closeMatches } from '../catalog/naming.js';
 import { page } from './pagination.js';
+import { callManagementTool, managementToolList } from './management.js';
 import type { View } from './view.js';
 import type { Gateway } from './gateway.js';
 
@@ -87,7 +88,7 @@ export class GatewaySession {
 
   private async catalog(): Promise<Catalog> {
     const catalog = this.gateway.catalogFor(this.profile);
-    await catalog.ensure(this.view.kind === 'all' ? undefined : [this.view.server]);
+    await catalog.ensure(this.view.kind === 'server' ? [this.view.server] : undefined);
     return catalog;
   }
 
@@ -96,6 +97,7 @@ export class GatewaySession {
     const params = (request.params ?? {}) as Params;
     const pageSize = this.gateway.settings.pageSize;
     const single = this.view.kind === 'server' ? this.view.server : undefined;
+    if (this.view.kind === 'management') return this.handleManagement(request, params);
     switch (request.method) {
       case 'tools/list': {
         const catalog = await this.catalog();
@@ -143,6 +145,13 @@ export class GatewaySession {
         if (single) return this.forward(await this.connectionFor(single), request, params, ctx);
         throw new ProtocolError(-32601, `Method not found: ${request.method}`);
     }
+  }
+
+  /** The management endpoint answers locally: its own tools, nothing forwarded. */
+  private async handleManagement(request: JSONRPCRequest, params: Params): Promise<Result> {
+    if (request.method === 'tools/list') return { tools: managementToolList() };
+    if (request.method === 'tools/call') return callManagementTool(this.gateway, params.name, params.arguments);
+    throw new ProtocolError(-32601, `Method not found: ${request.method} (the management endpoint offers tools only)`);
   }
 
   private async connectionFor(serverKey: string): Promise<Connection> {

@@ -2,7 +2,7 @@
 // /servers/{key}/mcp and /s/{key}/mcp), /healthz, and the Host/Origin guard in front of them.
 import { Hono } from 'hono';
 import type { Gateway } from '../gateway/gateway.js';
-import { ALL } from '../gateway/view.js';
+import { ALL, MANAGEMENT } from '../gateway/view.js';
 import { originGuard, type GuardOptions } from './guard.js';
 import { HttpSessions } from './sessions.js';
 
@@ -31,6 +31,8 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
   });
 
   app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', ALL));
+  app.all('/gateway/mcp', (c) => sessions.handle(c.req.raw, '/gateway/mcp', MANAGEMENT));
+  app.all('/g/mcp', (c) => sessions.handle(c.req.raw, '/gateway/mcp', MANAGEMENT));
 
   const perServer = (prefix: string) =>
     app.all(`${prefix}/:key/mcp`, (c) => {
@@ -44,6 +46,6 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
   perServer('/servers');
   perServer('/s');
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp; health: /healthz; admin: /api/servers; Prometheus: /metrics.` }, 404));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers; Prometheus: /metrics.` }, 404));
   return { app, sessions };
 }

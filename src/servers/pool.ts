@@ -121,11 +121,11 @@ export class ServerPool extends EventEmitter<PoolEvents> {
   }
 
   /** Stops and forgets every connection of one capability profile; returns them. */
-  async releaseProfile(profileKey: string): Promise<Connection[]> {
+  async releaseProfile(profileKey: string, keep: ReadonlySet<string> = new Set()): Promise<Connection[]> {
     const released: Connection[] = [];
-    for (const entry of this.entries.values()) {
+    for (const [key, entry] of this.entries) {
       const connection = entry.connections.get(profileKey);
-      if (!connection) continue;
+      if (!connection || keep.has(key)) continue;
       entry.connections.delete(profileKey);
       released.push(connection);
     }

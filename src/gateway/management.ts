@@ -1,0 +1,83 @@
+// Owns the management tools served at /gateway/mcp (and /g/mcp): tools about the gateway itself,
+// answered locally, never forwarded. Arguments are validated with zod; results carry both a text
+// rendering and structuredContent.
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { Gateway } from './gateway.js';
+
+type Result = Record<string, unknown>;
+
+export interface ManagementTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  run(gateway: Gateway, args: unknown): Promise<Result> | Result;
+}
+
+const serverTool = z.strictObject({ server: z.string().min(1).optional(), tool: z.string().min(1).optional() });
+const SERVER_TOOL_SCHEMA = {
+  type: 'object',
+  properties: {
+    server: { type: 'string', description: 'Only this server (its key in the config).' },
+    tool: { type: 'string', description: 'Only this tool (its original name on the server).' },
+  },
+  additionalProperties: false,
+};
+
+function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
+  const result = schema.safeParse(args ?? {});
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+  throw new ProtocolError(-32602, `Invalid arguments for ${tool}: ${issues}`, { tool, issues: result.error.issues });
+}
+
+function needStore(gateway: Gateway, tool: string) {
+  if (!gateway.store) throw new ProtocolError(-32603, `${tool} needs the metrics store, and this gateway runs without one.`);
+  return gateway.store;
+}
+
+function json(value: Record<string, unknown>): Result {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+}
+
+export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
+  {
+    name: 'get_tool_metrics',
+    title: 'Tool call metrics',
+    description: 'Calls, successes, failures, success rate, p50/p95/p99 latency and the last error of every tool called through this gateway (optionally one server or tool).',
+    inputSchema: SERVER_TOOL_SCHEMA,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run(gateway, args) {
+      const { server, tool } = parse(serverTool, args, 'get_tool_metrics');
+      const tools = needStore(gateway, 'get_tool_metrics').metrics.toolStats({ server, tool });
+      return json({ tools });
+    },
+  },
+  {
+    name: 'reset_tool_metrics',
+    title: 'Reset tool call metrics',
+    description: 'Deletes recorded calls and daily aggregates (all, one server, or one tool). Cannot be undone.',
+    inputSchema: SERVER_TOOL_SCHEMA,
+    annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run(gateway, args) {
+      const { server, tool } = parse(serverTool, args, 'reset_tool_metrics');
+      const deleted = needStore(gateway, 'reset_tool_metrics').metrics.reset({ server, tool });
+      return json({ reset: { server: server ?? null, tool: tool ?? null }, ...deleted });
+    },
+  },
+];
+
+export function managementToolList(): Result[] {
+  return MANAGEMENT_TOOLS.map(({ run: _run, ...definition }) => definition);
+}
+
+export async function callManagementTool(gateway: Gateway, name: unknown, args: unknown): Promise<Result> {
+  const tool = MANAGEMENT_TOOLS.find((t) => t.name === name);
+  if (!tool) {
+    const known = MANAGEMENT_TOOLS.map((t) => t.name).join(', ');
+    throw new ProtocolError(-32602, `Unknown management tool: "${String(name)}". Available: ${known}.`, { name, available: MANAGEMENT_TOOLS.map((t) => t.name) });
+  }
+  return tool.run(gateway, args);
+}
