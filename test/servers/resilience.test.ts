@@ -162,6 +162,22 @@ describe('resilience against faulty servers', () => {
     await shutdownLeavesNothing(connected);
   });
 
+  it('repeated restarts do not grow file descriptors or processes', { timeout: 120_000 }, async () => {
+    const connected = await gatewayWith(fault());
+    const { readdirSync } = await import('node:fs');
+    const fds = () => readdirSync(`/proc/${connected.pid}/fd`).length;
+    const cycle = async () => {
+      await callError(connected.client, 'bad_crash');
+      await waitFor(async () => (await call(connected.client, 'bad_ok', { text: 'up' }).catch(() => undefined))?.content[0].text === 'ok: up', 'the restart');
+    };
+    for (let i = 0; i < 3; i++) await cycle();
+    const baseline = fds();
+    for (let i = 0; i < 15; i++) await cycle();
+    expect(fds()).toBeLessThanOrEqual(baseline + 2);
+    expect((await descendants(connected.pid!)).length).toBeLessThanOrEqual(2); // good + bad
+    await shutdownLeavesNothing(connected);
+  });
+
   it('opens the circuit after repeated failures, fails fast with a retry hint, and closes after a good probe', async () => {
     const connected = await gatewayWith(fault());
     // Three timeouts in a row are three server faults: the circuit opens. (A crash that is
