@@ -2,6 +2,7 @@
 import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { SqliteToolsetRepository, type ToolsetRepository } from './toolset-repository.js';
 import { SqliteCatalogRepository, type CatalogRepository } from './catalog-repository.js';
 import { StoreError, describeError } from './errors.js';
 import { SqliteMetricsRepository, checkRetentionDays, type MetricsRepository } from './metrics-repository.js';
@@ -30,6 +31,7 @@ export interface Store {
   readonly journalMode: string;
   readonly catalog: CatalogRepository;
   readonly metrics: MetricsRepository;
+  readonly toolsets: ToolsetRepository;
   /** Closes the connection (idempotent). Using a repository afterwards throws. */
   close(): void;
 }
@@ -104,6 +106,7 @@ function createStore(
     journalMode,
     catalog,
     metrics,
+    toolsets: new SqliteToolsetRepository(db, clock),
     close() {
       if (!db.open) return;
       try {

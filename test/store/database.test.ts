@@ -9,9 +9,13 @@ const stores = tempStores();
 afterEach(() => stores.cleanup());
 
 const V1_TABLES = ['catalog_changes', 'catalog_entries', 'catalog_listings', 'metrics_calls', 'metrics_daily', 'store_meta'];
+const LATEST_TABLES = [...V1_TABLES, 'gateway_state', 'toolsets'].sort();
+/** The schema as the first release wrote it: for upgrade tests. */
+const ONLY_V1 = MIGRATIONS.slice(0, 1);
 
 function tables(db: Database.Database): string[] {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
+  // sqlite_stat* tables appear once PRAGMA optimize (run on close) has analysed a database.
+  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map(
     (r) => r.name,
   );
 }
@@ -28,7 +32,7 @@ describe('openDatabase', () => {
     expect(store.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
     expect(store.db.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(tables(store.db)).toEqual(V1_TABLES);
+    expect(tables(store.db)).toEqual(LATEST_TABLES);
   });
 
   it('migrates a zero-byte file and honours fileName', () => {
@@ -39,7 +43,7 @@ describe('openDatabase', () => {
     expect(readdirSync(dir)).not.toContain('switchboard.db');
   });
 
-  it('reopens a v1 file without re-running migrations and keeps its data', () => {
+  it('reopens a file without re-running migrations and keeps its data', () => {
     const dir = stores.dir();
     const first = openDatabase(dir);
     first.catalog.saveListing('fs', 'tools', [{ name: 'read', inputSchema: { type: 'object' } }]);
@@ -47,27 +51,42 @@ describe('openDatabase', () => {
     first.close(); // idempotent
 
     const again = stores.open({}, dir);
-    expect(again.schemaVersion).toBe(1);
+    expect(again.schemaVersion).toBe(LATEST_VERSION);
     expect(again.catalog.loadListing('fs', 'tools')).toEqual([{ name: 'read', inputSchema: { type: 'object' } }]);
     expect(again.catalog.changes()).toHaveLength(1);
   });
 
-  it('upgrades a v1 file with migrations appended later, each in its own transaction', () => {
+  it('upgrades a file from every earlier schema version to the latest, keeping its data', () => {
+    for (let from = 1; from < LATEST_VERSION; from++) {
+      const dir = stores.dir();
+      const old = openDatabase(dir, { migrations: MIGRATIONS.slice(0, from) });
+      old.catalog.saveListing('fs', 'tools', [{ name: 'read', inputSchema: { type: 'object' } }]);
+      old.close();
+      const store = stores.open({}, dir);
+      expect(store.schemaVersion).toBe(LATEST_VERSION);
+      expect(tables(store.db)).toEqual(LATEST_TABLES);
+      expect(store.catalog.loadListing('fs', 'tools')).toHaveLength(1);
+      store.toolsets.save({ name: 'dev', tools: [{ server: 'fs', tool: 'read' }] });
+      expect(store.toolsets.get('dev')?.tools).toEqual([{ server: 'fs', tool: 'read' }]);
+    }
+  });
+
+  it('upgrades with migrations appended later, each in its own transaction', () => {
     const dir = stores.dir();
-    openDatabase(dir).close();
-    const v2: Migration = {
+    openDatabase(dir, { migrations: ONLY_V1 }).close();
+    const next: Migration = {
       version: 2,
-      name: 'toolsets',
-      up: (db) => db.exec('CREATE TABLE toolsets (name TEXT PRIMARY KEY)'),
+      name: 'extra',
+      up: (db) => db.exec('CREATE TABLE extra (name TEXT PRIMARY KEY)'),
     };
-    const store = stores.open({ migrations: [...MIGRATIONS, v2] }, dir);
+    const store = stores.open({ migrations: [...ONLY_V1, next] }, dir);
     expect(store.schemaVersion).toBe(2);
-    expect(tables(store.db)).toContain('toolsets');
+    expect(tables(store.db)).toContain('extra');
   });
 
   it('rolls a failing migration back completely and leaves the file at the previous version', () => {
     const dir = stores.dir();
-    openDatabase(dir).close();
+    openDatabase(dir, { migrations: ONLY_V1 }).close();
     const broken: Migration = {
       version: 2,
       name: 'broken',
@@ -76,12 +95,12 @@ describe('openDatabase', () => {
         db.exec('INSERT INTO no_such_table VALUES (1)');
       },
     };
-    const err = thrown(() => openDatabase(dir, { migrations: [...MIGRATIONS, broken] }));
+    const err = thrown(() => openDatabase(dir, { migrations: [...ONLY_V1, broken] }));
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('migration_failed');
     expect((err as StoreError).message).toMatch(/migration 2 \(broken\) failed and was rolled back: no such table: no_such_table/);
 
-    const store = stores.open({}, dir);
+    const store = stores.open({ migrations: ONLY_V1 }, dir);
     expect(store.schemaVersion).toBe(1);
     expect(tables(store.db)).toEqual(V1_TABLES);
   });
@@ -161,7 +180,7 @@ describe('migrations list', () => {
   it('rejects a list with a gap before touching the file', () => {
     const dir = stores.dir();
     const gap: Migration = { version: 3, name: 'gap', up: () => undefined };
-    expect(() => openDatabase(dir, { migrations: [...MIGRATIONS, gap] })).toThrow(/entry 1 \("gap"\) has version 3, expected 2/);
+    expect(() => openDatabase(dir, { migrations: [...ONLY_V1, gap] })).toThrow(/entry 1 \("gap"\) has version 3, expected 2/);
     expect(readdirSync(dir)).toEqual([]);
   });
 });
