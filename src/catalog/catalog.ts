@@ -9,7 +9,7 @@ import type { ListKind } from '../servers/connection.js';
 import type { CapabilityProfile } from '../servers/profile.js';
 import type { CatalogRepository } from '../store/index.js';
 import { buildNameTable, type NameTable, type NamedEntry } from './naming.js';
-import { repairNamed, repairTools } from './repair.js';
+import { repairNamed, repairTools, selectTools } from './repair.js';
 
 export type Entry = Record<string, unknown>;
 export const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
@@ -138,7 +138,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
       for (const kind of kinds) {
         const raw = await connection.listAll(kind);
         const repaired = kind === 'tools' ? repairTools(key, raw) : repairNamed(key, kindLabel(kind), kind === 'resourceTemplates' ? 'uriTemplate' : kind === 'resources' ? 'uri' : 'name', raw);
-        next[kind] = repaired.items;
+        next[kind] = kind === 'tools' ? selectTools(repaired.items, connection.config) : repaired.items;
         next.warnings.push(...repaired.warnings);
       }
       next.listedAt = new Date();

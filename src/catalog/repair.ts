@@ -76,3 +76,10 @@ export function repairNamed(serverKey: string, kind: string, idField: string, ra
   });
   return { items, warnings };
 }
+
+/** Applies a server's enabledTools / disabledTools: the rest are dropped from its listing. */
+export function selectTools(tools: Json[], selection: { enabledTools?: string[]; disabledTools?: string[] }): Json[] {
+  const enabled = selection.enabledTools ? new Set(selection.enabledTools) : undefined;
+  const disabled = new Set(selection.disabledTools ?? []);
+  return tools.filter((t) => (!enabled || enabled.has(t.name as string)) && !disabled.has(t.name as string));
+}

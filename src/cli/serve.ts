@@ -2,6 +2,7 @@
 // live, and shuts down cleanly (every child stopped) on SIGINT, SIGTERM or stdin closing.
 import { watchConfig } from '../config/index.js';
 import { serveStdio } from '../gateway/stdio-face.js';
+import { viewForMode, type Mode, type View } from '../gateway/view.js';
 import { startHttpFace } from '../http/server.js';
 import { gatewayFor, loadContext, openStore, type CommonOptions } from './context.js';
 import { createMetricsRegistry } from '../metrics/prometheus.js';
@@ -13,6 +14,8 @@ export interface ServeOptions extends CommonOptions {
   http?: boolean;
   host?: string;
   port?: string;
+  mode?: Mode;
+  toolset?: string;
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
@@ -22,7 +25,13 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   }
   if (options.http && options.stdio) throw new UsageError('choose one face: --stdio or --http');
   const { config, log, dataDir } = await loadContext(options, 'info');
+  const mode = options.mode ?? config.settings.mode;
   const store = openStore(dataDir);
+  if (options.toolset && !store.toolsets.get(options.toolset)) {
+    const known = store.toolsets.list().map((t) => t.name).join(', ') || 'none';
+    store.close();
+    throw new UsageError(`--toolset: no toolset named "${options.toolset}" in ${store.path}. Saved toolsets: ${known}.`);
+  }
   const gateway = gatewayFor(config, {}, { store, metrics: createMetricsRegistry() });
   await gateway.applyServers(config.servers);
   void gateway.warmUp(config.settings.preconnect);
@@ -67,6 +76,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
         allowedHosts: config.settings.http.allowedHosts,
         allowedOrigins: config.settings.http.allowedOrigins,
         sessionIdleMs: config.settings.sessionIdleMs,
+        mode,
       });
     } catch (error) {
       await watcher.close().catch(() => undefined);
@@ -82,7 +92,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     log.info({ url: `${face.url}/mcp` }, 'listening');
     process.stderr.write(banner(face.url, enabled));
   } else {
-    await serveStdio(gateway, () => void shutdown('stdin closed'));
+    const view: View = options.toolset ? { kind: 'fixed-toolset', name: options.toolset } : viewForMode(mode);
+    await serveStdio(gateway, () => void shutdown('stdin closed'), view);
   }
 }
 

@@ -156,6 +156,8 @@ function normalize(key: string, entry: ServerEntry, baseDir: string): ServerConf
     ...(entry.lazy === undefined ? {} : { lazy: entry.lazy }),
     ...(entry.ping === undefined ? {} : { ping: entry.ping }),
     ...(entry.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: entry.requestTimeoutMs }),
+    ...(entry.enabledTools === undefined ? {} : { enabledTools: [...entry.enabledTools] }),
+    ...(entry.disabledTools === undefined ? {} : { disabledTools: [...entry.disabledTools] }),
   };
   if (entry.type === 'stdio') {
     return {

@@ -10,6 +10,8 @@ const REMOTE_TYPES = ['http', 'streamable-http', 'streamableHttp', 'sse'] as con
 const stringMap = z.record(z.string(), z.string());
 
 const commonFields = {
+  enabledTools: z.array(z.string().min(1)).optional(),
+  disabledTools: z.array(z.string().min(1)).optional(),
   lazy: z.boolean().optional(),
   ping: z.boolean().optional(),
   requestTimeoutMs: z.int().min(1).optional(),
@@ -104,6 +106,7 @@ export const settingsSchema = z.strictObject({
   listChangedDebounceMs: z.int().min(0).optional(),
   resilience: resilienceSettingsSchema.optional(),
   preconnect: z.array(z.string().min(1)).optional(),
+  mode: z.enum(['passthrough', 'toolset']).optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -137,4 +140,5 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
     shutdownGraceMs: 1000,
   }),
   preconnect: Object.freeze([]) as unknown as string[],
+  mode: 'passthrough',
 });

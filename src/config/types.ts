@@ -30,6 +30,10 @@ export interface ServerResilience {
   ping?: boolean;
   /** Overrides the gateway's requestTimeoutMs for this server. */
   requestTimeoutMs?: number;
+  /** Only these tools of the server are visible and callable (original names). */
+  enabledTools?: string[];
+  /** These tools of the server are invisible and cannot be called (original names). */
+  disabledTools?: string[];
 }
 
 export type StdioServerConfig = Extract<ServerConfig, { transport: 'stdio' }>;
@@ -68,6 +72,8 @@ export interface SwitchboardSettings {
   resilience: ResilienceSettings;
   /** Server keys started at boot even when lazy. */
   preconnect: string[];
+  /** What /mcp and the stdio face serve: every tool, or the equipped toolset. */
+  mode: 'passthrough' | 'toolset';
 }
 
 export interface LoadedConfig {

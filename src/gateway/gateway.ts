@@ -16,6 +16,7 @@ import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import { GatewaySession, GATEWAY_CAPABILITIES } from './session.js';
 import { SubscriptionRegistry } from './subscriptions.js';
+import { ToolsetService } from '../views/toolsets.js';
 import { viewIncludes, type View } from './view.js';
 
 export const VERSION = '0.1.0';
@@ -72,6 +73,8 @@ export class Gateway {
   private readonly releasing = new Set<Promise<void>>();
 
   readonly store: Store | undefined;
+  /** Saved and equipped toolsets (needs the store). */
+  readonly toolsets: ToolsetService | undefined;
   readonly metrics: MetricsRegistry | undefined;
   private rollupTimer: NodeJS.Timeout | undefined;
 
@@ -79,6 +82,7 @@ export class Gateway {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
     this.store = services.store;
     this.metrics = services.metrics;
+    this.toolsets = this.store ? new ToolsetService(this.store.toolsets, () => this.toolsetEquipChanged()) : undefined;
     this.pool = new ServerPool({
       requestTimeoutMs: this.settings.requestTimeoutMs,
       resilience: this.settings.resilience,
@@ -173,6 +177,9 @@ export class Gateway {
     let capabilities: ServerCapabilities = GATEWAY_CAPABILITIES;
     let instructions: string | undefined = this.instructions();
     let serverInfo: Implementation = { name: 'switchboard', version: VERSION };
+    if (view.kind === 'fixed-toolset' && !this.toolsets?.get(view.name)) {
+      throw new Error(`Unknown toolset "${view.name}". Saved toolsets: ${this.toolsets?.list().map((t) => t.name).join(', ') || 'none'}.`);
+    }
     if (view.kind === 'management') {
       capabilities = { tools: {} };
       instructions = 'Switchboard management: tools about the gateway itself (call metrics, ...).';
@@ -294,10 +301,19 @@ export class Gateway {
   }
 
   private queueListChanged(catalog: Catalog, server: string, kinds: ListKind[]): void {
-    for (const session of this.sessionsOf(catalog.profile, server)) {
-      let methods = this.pendingListChanged.get(session);
-      if (!methods) this.pendingListChanged.set(session, (methods = new Set()));
-      for (const kind of kinds) methods.add(LIST_CHANGED[kind]);
+    this.notifyLater(this.sessionsOf(catalog.profile, server), kinds.map((k) => LIST_CHANGED[k]));
+  }
+
+  /** The equipped toolset changed: every toolset-mode session gets one tools/list_changed. */
+  private toolsetEquipChanged(): void {
+    this.notifyLater([...this.sessions].filter((s) => s.view.kind === 'toolset'), [LIST_CHANGED.tools]);
+  }
+
+  private notifyLater(sessions: GatewaySession[], methods: string[]): void {
+    for (const session of sessions) {
+      let pending = this.pendingListChanged.get(session);
+      if (!pending) this.pendingListChanged.set(session, (pending = new Set()));
+      for (const method of methods) pending.add(method);
     }
     this.listChangedTimer ??= setTimeout(() => this.flushListChanged(), this.settings.listChangedDebounceMs);
   }

@@ -8,10 +8,12 @@ import type { Connection } from '../servers/connection.js';
 import { profileOf, type CapabilityProfile } from '../servers/profile.js';
 import { SERVER_TIMEOUT, SERVER_UNAVAILABLE, serverUnavailable } from '../servers/errors.js';
 import type { CallOutcome } from '../store/index.js';
-import type { Catalog } from '../catalog/catalog.js';
+import type { Catalog, Entry } from '../catalog/catalog.js';
 import { closeMatches } from '../catalog/naming.js';
+import { selectTools } from '../catalog/repair.js';
 import { page } from './pagination.js';
 import { callManagementTool, managementToolList } from './management.js';
+import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
 import type { Gateway } from './gateway.js';
 
@@ -101,7 +103,7 @@ export class GatewaySession {
     switch (request.method) {
       case 'tools/list': {
         const catalog = await this.catalog();
-        const tools = single ? catalog.listing(single).tools : catalog.tools();
+        const tools = single ? catalog.listing(single).tools : this.isToolsetView() ? this.toolsetTools(catalog) : catalog.tools();
         const { items, nextCursor } = page('tools', tools, params.cursor, pageSize);
         return { tools: items, ...(nextCursor && { nextCursor }) };
       }
@@ -149,9 +151,29 @@ export class GatewaySession {
 
   /** The management endpoint answers locally: its own tools, nothing forwarded. */
   private async handleManagement(request: JSONRPCRequest, params: Params): Promise<Result> {
-    if (request.method === 'tools/list') return { tools: managementToolList() };
-    if (request.method === 'tools/call') return callManagementTool(this.gateway, params.name, params.arguments);
+    if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(this.gateway.toolsets ? toolsetToolList() : [])] };
+    if (request.method === 'tools/call') {
+      if (typeof params.name === 'string' && TOOLSET_TOOL_NAMES.has(params.name)) return callToolsetTool(this.toolsetContext(), params.name, params.arguments);
+      return callManagementTool(this.gateway, params.name, params.arguments);
+    }
     throw new ProtocolError(-32601, `Method not found: ${request.method} (the management endpoint offers tools only)`);
+  }
+
+  private isToolsetView(): boolean {
+    return this.view.kind === 'toolset' || this.view.kind === 'fixed-toolset';
+  }
+
+  /** Toolset mode: the management tools, then the equipped toolset's tools. A fixed toolset: its tools only. */
+  private toolsetTools(catalog: Catalog): Entry[] {
+    const name = this.view.kind === 'fixed-toolset' ? this.view.name : this.gateway.toolsets?.active();
+    const tools = this.gateway.toolsets?.resolve(name, catalog)?.tools ?? [];
+    return this.view.kind === 'toolset' ? [...(toolsetToolList() as Entry[]), ...tools] : tools;
+  }
+
+  private toolsetContext(): ToolsetToolContext {
+    const toolsets = this.gateway.toolsets;
+    if (!toolsets) throw new ProtocolError(-32603, 'Toolsets need the store, and this gateway runs without one.');
+    return { toolsets, catalog: () => this.catalog(), serverKeys: () => this.gateway.pool.keys() };
   }
 
   private async connectionFor(serverKey: string): Promise<Connection> {
@@ -164,7 +186,14 @@ export class GatewaySession {
   private async callNamed(kind: 'tools' | 'prompts', request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
     const name = params.name;
     if (typeof name !== 'string') throw new ProtocolError(-32602, `Invalid params: "name" must be a string`);
-    if (this.view.kind === 'server') return this.forward(await this.connectionFor(this.view.server), request, params, ctx, name);
+    if (this.view.kind === 'server') {
+      const connection = await this.connectionFor(this.view.server);
+      if (kind === 'tools' && selectTools([{ name }], connection.config).length === 0) {
+        throw new ProtocolError(-32602, `Tool "${name}" is disabled on server "${this.view.server}" (enabledTools / disabledTools in its configuration).`, { name, disabled: true });
+      }
+      return this.forward(connection, request, params, ctx, name);
+    }
+    if (kind === 'tools' && this.view.kind === 'toolset' && TOOLSET_TOOL_NAMES.has(name)) return callToolsetTool(this.toolsetContext(), name, params.arguments);
     const catalog = await this.catalog();
     let table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
     let entry = table.resolve(name);
@@ -179,6 +208,10 @@ export class GatewaySession {
       const suggestions = closeMatches(name, table.entries().map((e) => e.exposed));
       const hint = suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ` List ${kind} to see what is available.`;
       throw new ProtocolError(-32602, `Unknown ${noun}: "${name}".${hint}`, { name, suggestions });
+    }
+    if (kind === 'tools' && this.isToolsetView() && !this.toolsetTools(catalog).some((t) => t.name === name)) {
+      const where = this.view.kind === 'fixed-toolset' ? `toolset "${this.view.name}"` : 'the equipped toolset';
+      throw new ProtocolError(-32602, `Tool "${name}" is not in ${where}. List tools to see what is available, or equip a toolset that has it.`, { name });
     }
     const connection = await this.connectionFor(entry.serverKey);
     return this.forward(connection, request, { ...params, name: entry.originalName }, ctx, name);

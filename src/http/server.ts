@@ -4,6 +4,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { Gateway } from '../gateway/gateway.js';
 import { createApp } from './app.js';
+import type { Mode } from '../gateway/view.js';
 
 export interface HttpFaceOptions {
   host: string;
@@ -11,6 +12,7 @@ export interface HttpFaceOptions {
   allowedHosts: string[];
   allowedOrigins: string[];
   sessionIdleMs: number;
+  mode?: Mode;
 }
 
 export interface RunningHttpFace {

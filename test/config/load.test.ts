@@ -276,6 +276,7 @@ describe('settings', () => {
         shutdownGraceMs: 1000,
       },
       preconnect: [],
+      mode: 'passthrough',
     });
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
   });
@@ -298,6 +299,7 @@ describe('settings', () => {
         shutdownGraceMs: 0,
       },
       preconnect: ['a'],
+      mode: 'toolset',
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
     const partial = await load({ mcpServers: {}, switchboard: { resilience: { retry: { maxAttempts: 9 } } } });

@@ -26,11 +26,11 @@ describe('management endpoint', () => {
 
       const admin = await connectHttp(gateway.url, newClient(), '/gateway/mcp');
       const stats = await admin.client.request({ method: 'tools/call', params: { name: 'get_tool_metrics', arguments: { server: 'f' } } }, ANY);
-      const byTool = Object.fromEntries((stats.structuredContent.tools as Array<{ tool: string }>).map((t) => [t.tool, t]));
+      const byTool = Object.fromEntries((stats.structuredContent.tools as Array<{ tool: string; lastError?: { message: string } }>).map((t) => [t.tool, t]));
       expect(byTool.ok).toMatchObject({ server: 'f', calls: 3, successes: 3, failures: 0, successRate: 1 });
       expect(byTool.tool_error).toMatchObject({ calls: 1, failures: 1 });
       expect(byTool.fail).toMatchObject({ calls: 1, failures: 1 });
-      expect(byTool.fail.lastError.message).toContain('deliberate failure');
+      expect(byTool.fail!.lastError?.message).toContain('deliberate failure');
 
       const reset = await admin.client.request({ method: 'tools/call', params: { name: 'reset_tool_metrics', arguments: { server: 'f', tool: 'ok' } } }, ANY);
       expect(reset.structuredContent.rawDeleted).toBe(3);

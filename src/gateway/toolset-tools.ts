@@ -1,0 +1,160 @@
+// Owns the toolset management tools (discover-all-tools, build-toolset, equip-toolset,
+// unequip-toolset, get-active-toolset, list-toolsets, delete-toolset): always visible in toolset
+// mode and on the management endpoint. Arguments are validated with zod; results are JSON text
+// plus structuredContent.
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { Catalog } from '../catalog/catalog.js';
+import { ToolReferenceError } from '../views/toolset-refs.js';
+import type { ToolsetService } from '../views/toolsets.js';
+import type { ManagementTool } from './management.js';
+
+type Result = Record<string, unknown>;
+
+export interface ToolsetToolContext {
+  toolsets: ToolsetService;
+  catalog(): Promise<Catalog>;
+  serverKeys(): string[];
+}
+
+const name = z.string().min(1).max(100);
+const reference = z.union([z.strictObject({ namespacedName: z.string().min(3) }), z.strictObject({ server: z.string().min(1), tool: z.string().min(1) })]);
+
+function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
+  const result = schema.safeParse(args ?? {});
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+  throw new ProtocolError(-32602, `Invalid arguments for ${tool}: ${issues}`, { tool, issues: result.error.issues });
+}
+
+function json(value: Record<string, unknown>): Result {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+}
+
+function failure(message: string, data: Record<string, unknown> = {}): Result {
+  return { isError: true, content: [{ type: 'text', text: message }], structuredContent: { error: message, ...data } };
+}
+
+const NAME_ONLY = { type: 'object', properties: { name: { type: 'string', description: 'The toolset name.' } }, required: ['name'], additionalProperties: false };
+const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
+
+type Runner = (ctx: ToolsetToolContext, args: unknown) => Promise<Result>;
+const tool = (definition: Omit<ManagementTool, 'run'>, run: Runner) => ({ definition, run });
+
+export const TOOLSET_TOOLS = [
+  tool(
+    {
+      name: 'discover-all-tools',
+      title: 'Discover all tools',
+      description: 'Every tool of every connected server (whatever toolset is equipped): its exposed name, server, original name and description. Use the server and original name in build-toolset.',
+      inputSchema: { type: 'object', properties: { server: { type: 'string', description: 'Only this server.' } }, additionalProperties: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (ctx, args) => {
+      const { server } = parse(z.strictObject({ server: z.string().optional() }), args, 'discover-all-tools');
+      const catalog = await ctx.catalog();
+      const tools = catalog.toolTable
+        .entries()
+        .filter((e) => !server || e.serverKey === server)
+        .map((e) => {
+          const definition = catalog.listing(e.serverKey).tools.find((t) => t.name === e.originalName);
+          return { name: e.exposed, server: e.serverKey, tool: e.originalName, namespacedName: `${e.serverKey}.${e.originalName}`, description: (definition?.description as string | undefined) ?? '' };
+        });
+      const unavailable = ctx.serverKeys().filter((k) => catalog.listing(k).error).map((k) => ({ server: k, reason: catalog.listing(k).error }));
+      return json({ tools, unavailable });
+    },
+  ),
+  tool(
+    {
+      name: 'build-toolset',
+      title: 'Build a toolset',
+      description: 'Saves a named toolset: a list of tools, each {"namespacedName": "server.tool"} or {"server": "...", "tool": "..."}. Replaces a toolset of the same name. Every tool must exist.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'The toolset name, e.g. "dev-essentials".' },
+          description: { type: 'string' },
+          tools: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              oneOf: [
+                { type: 'object', properties: { namespacedName: { type: 'string' } }, required: ['namespacedName'], additionalProperties: false },
+                { type: 'object', properties: { server: { type: 'string' }, tool: { type: 'string' } }, required: ['server', 'tool'], additionalProperties: false },
+              ],
+            },
+          },
+        },
+        required: ['name', 'tools'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (ctx, args) => {
+      const input = parse(z.strictObject({ name, description: z.string().optional(), tools: z.array(reference).min(1) }), args, 'build-toolset');
+      try {
+        const saved = await ctx.toolsets.build(input, await ctx.catalog(), ctx.serverKeys());
+        return json({ saved: { name: saved.name, tools: saved.tools.length }, toolset: saved });
+      } catch (error) {
+        if (error instanceof ToolReferenceError) return failure(`Toolset not saved: ${error.message}`, { reference: error.reference, suggestions: error.suggestions });
+        throw error;
+      }
+    },
+  ),
+  tool(
+    { name: 'equip-toolset', title: 'Equip a toolset', description: 'Makes the named toolset the tools every toolset-mode client sees; they are told the list changed.', inputSchema: NAME_ONLY, annotations: { idempotentHint: true, openWorldHint: false } },
+    async (ctx, args) => {
+      const { name: toolset } = parse(z.strictObject({ name }), args, 'equip-toolset');
+      try {
+        await ctx.toolsets.equip(toolset);
+      } catch (error) {
+        return failure((error as Error).message);
+      }
+      return json({ equipped: ctx.toolsets.resolve(toolset, await ctx.catalog()) ?? null });
+    },
+  ),
+  tool(
+    { name: 'unequip-toolset', title: 'Unequip the toolset', description: 'Removes the equipped toolset: toolset-mode clients see only these management tools again.', inputSchema: NO_ARGS, annotations: { idempotentHint: true, openWorldHint: false } },
+    async (ctx, args) => {
+      parse(z.strictObject({}), args, 'unequip-toolset');
+      return json({ unequipped: (await ctx.toolsets.unequip()) ?? null });
+    },
+  ),
+  tool(
+    { name: 'get-active-toolset', title: 'The equipped toolset', description: 'The equipped toolset: the tools registered now, and those missing with the reason (server down, tool gone).', inputSchema: NO_ARGS, annotations: { readOnlyHint: true, openWorldHint: false } },
+    async (ctx, args) => {
+      parse(z.strictObject({}), args, 'get-active-toolset');
+      const resolved = ctx.toolsets.resolve(ctx.toolsets.active(), await ctx.catalog());
+      if (!resolved) return json({ active: null });
+      return json({ active: resolved.name, registered: resolved.tools.map((t) => t.name), missing: resolved.missing });
+    },
+  ),
+  tool(
+    { name: 'list-toolsets', title: 'List toolsets', description: 'Every saved toolset with its description, tool count and whether it is equipped.', inputSchema: NO_ARGS, annotations: { readOnlyHint: true, openWorldHint: false } },
+    async (ctx, args) => {
+      parse(z.strictObject({}), args, 'list-toolsets');
+      const active = ctx.toolsets.active();
+      return json({ toolsets: ctx.toolsets.list().map((t) => ({ name: t.name, description: t.description ?? null, tools: t.tools.length, equipped: t.name === active })) });
+    },
+  ),
+  tool(
+    { name: 'delete-toolset', title: 'Delete a toolset', description: 'Deletes a saved toolset (unequipping it if it is equipped). Cannot be undone.', inputSchema: NAME_ONLY, annotations: { destructiveHint: true, openWorldHint: false } },
+    async (ctx, args) => {
+      const { name: toolset } = parse(z.strictObject({ name }), args, 'delete-toolset');
+      const deleted = await ctx.toolsets.delete(toolset);
+      return deleted ? json({ deleted: toolset }) : failure(`No toolset named "${toolset}".`);
+    },
+  ),
+];
+
+export const TOOLSET_TOOL_NAMES = new Set(TOOLSET_TOOLS.map((t) => t.definition.name));
+
+export function toolsetToolList(): Result[] {
+  return TOOLSET_TOOLS.map((t) => ({ ...t.definition }));
+}
+
+export async function callToolsetTool(ctx: ToolsetToolContext, toolName: string, args: unknown): Promise<Result> {
+  const found = TOOLSET_TOOLS.find((t) => t.definition.name === toolName);
+  if (!found) throw new ProtocolError(-32602, `Unknown toolset tool: "${toolName}"`);
+  return found.run(ctx, args);
+}
