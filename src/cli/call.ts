@@ -2,6 +2,7 @@
 import { closeMatches } from '../catalog/naming.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { printJson } from './format.js';
+import type { CallOutcome } from '../store/index.js';
 import { UsageError, withInventory } from './inventory.js';
 import type { CommonOptions } from './context.js';
 
@@ -22,7 +23,17 @@ export async function callCommand(name: string, json: string | undefined, option
       throw new UsageError(`Unknown tool "${name}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ' Run "switchboard tools" to list them.'}`);
     }
     const connection = gateway.pool.connection(entry.serverKey, BARE_PROFILE)!;
-    const result = await connection.request('tools/call', { name: entry.originalName, arguments: args });
+    const startedAt = Date.now();
+    const record = (outcome: CallOutcome, errorMessage?: string) =>
+      gateway.recordCall({ server: entry.serverKey, tool: entry.originalName, session: 'cli', startedAt, durationMs: Date.now() - startedAt, outcome, ...(errorMessage && { errorMessage }) });
+    let result;
+    try {
+      result = await connection.request('tools/call', { name: entry.originalName, arguments: args });
+    } catch (error) {
+      record('protocol_error', (error as Error).message);
+      throw error;
+    }
+    record(result.isError === true ? 'tool_error' : 'ok');
     printJson(result);
     if (result.isError === true) process.exitCode = 1;
   });

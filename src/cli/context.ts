@@ -33,8 +33,8 @@ export async function loadContext(options: CommonOptions, defaultLevel: LevelWit
 }
 
 /** Opens the data dir's store (created on first use); the caller closes it after the gateway. */
-export function openStore(dataDir: string): Store {
-  return openDatabase(dataDir);
+export function openStore(dataDir: string, settings?: { metricsRetentionDays: number }): Store {
+  return openDatabase(dataDir, settings ? { metrics: { retentionDays: settings.metricsRetentionDays } } : {});
 }
 
 export interface GatewayOverrides {

@@ -10,7 +10,7 @@ export async function withInventory<T>(
   body: (inventory: { gateway: Gateway; catalog: Catalog; context: CommandContext }) => Promise<T>,
 ): Promise<T> {
   const context = await loadContext(options, 'warn');
-  const store = openStore(context.dataDir);
+  const store = openStore(context.dataDir, context.config.settings);
   const gateway = gatewayFor(context.config, { connectTimeoutMs: 20_000, lazy: false }, { store });
   try {
     await gateway.applyServers(context.config.servers);

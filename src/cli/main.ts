@@ -6,10 +6,16 @@ import { ConfigError } from '../config/index.js';
 import { LOG_LEVELS } from '../logging/logger.js';
 import { VERSION } from '../gateway/gateway.js';
 import { callCommand } from './call.js';
+import { changesCommand } from './changes.js';
 import { UsageError } from './inventory.js';
+import { metricsCommand } from './metrics.js';
+import { refreshCommand } from './refresh.js';
+import { searchCommand } from './search.js';
+import { benchRetrievalCommand } from './bench-retrieval.js';
 import { serveCommand } from './serve.js';
 import { serversCommand } from './servers.js';
 import { toolsCommand } from './tools.js';
+import { toolsetCreate, toolsetDelete, toolsetEquip, toolsetExport, toolsetImport, toolsetList, toolsetShow, toolsetUnequip } from './toolset.js';
 
 function common(command: Command): Command {
   return command
@@ -31,6 +37,8 @@ export function buildProgram(): Command {
     .option('--http', 'serve Streamable HTTP')
     .option('--host <host>', 'HTTP bind address (default 127.0.0.1)')
     .option('--port <port>', 'HTTP port (default 3333; 0 picks a free one)')
+    .addOption(new Option('--mode <mode>', 'what /mcp and stdio serve: every tool, or the equipped toolset (default: the "mode" setting, else passthrough)').choices(['passthrough', 'toolset']))
+    .option('--toolset <name>', 'stdio: serve exactly this saved toolset, whatever is equipped')
     .action((opts) => serveCommand(opts));
 
   common(program.command('servers'))
@@ -50,6 +58,80 @@ export function buildProgram(): Command {
     .argument('[json]', 'arguments as JSON, e.g. \'{"message":"hi"}\'')
     .option('--json', 'print JSON (the default for results)')
     .action((name, json, opts) => callCommand(name, json, opts));
+
+  common(program.command('metrics'))
+    .description('per-tool call statistics from the store: calls, successes, failures, success rate, p50/p95/p99, last error, last call (starts no server)')
+    .option('--server <key>', 'only this server')
+    .option('--tool <name>', 'only this tool (the server\'s own tool name, not the exposed <server>_<tool>)')
+    .option('--since <when>', 'only calls since a duration ago (30m, 24h, 7d) or an ISO date (2025-06-01, 2025-06-01T12:00:00Z)')
+    .option('--json', 'print JSON')
+    .addHelpText('after', '\nReads <data-dir>/switchboard.db, where "switchboard serve" records every tools/call. See docs/metrics.md.')
+    .action((opts) => metricsCommand(opts));
+
+  common(program.command('changes'))
+    .description('the catalog audit log, newest first: when each server added, updated or removed a tool, prompt or resource (starts no server)')
+    .option('--since <when>', 'only changes since a duration ago (30m, 24h, 7d) or an ISO date (2025-06-01)')
+    .option('--server <key>', 'only this server')
+    .option('--limit <n>', 'at most this many rows (default 1000)')
+    .option('--json', 'print JSON')
+    .action((opts) => changesCommand(opts));
+
+  common(program.command('refresh'))
+    .description('list servers live, save their listings and count what was added, updated, removed or unchanged')
+    .option('--server <key>', 'only this server')
+    .option('--force', 'also re-list servers whose stored listing is under a minute old (without it they are reported as fresh and not started)')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Each listing is compared, entry by entry, with the stored one by content hash',
+        '(tools: name, description, inputSchema, outputSchema, annotations; prompts and',
+        'resources: the whole entry); every difference goes to the audit log that',
+        '"switchboard changes" shows. Exit code 1 when a server could not be listed.',
+        '--force records nothing for unchanged entries: an unchanged listing is re-saved',
+        'with a new time only, as on every refresh.',
+      ].join('\n'),
+    )
+    .action((opts) => refreshCommand(opts));
+
+  common(program.command('search'))
+    .description('search the tools of every configured server by what they do (typos, synonyms and prefixes allowed)')
+    .argument('<query...>', 'what you are looking for, e.g. "create an issue"')
+    .option('--limit <n>', 'at most this many results (default 10)')
+    .option('--server <key>', 'only this server')
+    .option('--json', 'print JSON')
+    .action((query: string[], opts) => searchCommand(query.join(' '), opts));
+
+  program
+    .command('bench')
+    .description('benchmarks (starts no server)')
+    .command('retrieval')
+    .description('score tool search on an eval set: Recall@1/3/5/10, Complete@5/10, MRR@10, nDCG@10, latency p50/p99')
+    .requiredOption('--tools <file>', 'tools.jsonl ({server, name, description, inputSchema} per line; servers.jsonl beside it is read too)')
+    .requiredOption('--queries <file>', 'queries.jsonl ({id, query, groups} per line)')
+    .option('--train-split <fraction>', 'learn from this share of the queries (split by a hash of the id) and score only the rest')
+    .option('--limit-queries <n>', 'score only a deterministic sample of this many queries')
+    .option('--engine <engine>', 'index (default) or bm25 (the plain reference baseline)')
+    .option('--scale <tools>', 'speed run instead: replicate the tools to this many, time indexing, queries and single-tool updates')
+    .option('--json <out>', 'also write the results as JSON to this file')
+    .action((opts) => benchRetrievalCommand(opts));
+
+  const toolset = program.command('toolset').description('saved toolsets: curated tool lists (see docs/toolsets.md)');
+  common(toolset.command('list')).description('list saved toolsets').option('--json', 'print JSON').action((opts) => toolsetList(opts));
+  common(toolset.command('show')).argument('<name>').description('the tools of a toolset').option('--json', 'print JSON').action((name, opts) => toolsetShow(name, opts));
+  common(toolset.command('create'))
+    .argument('<name>')
+    .argument('<tools...>', 'tools as server.tool (checked against the live servers)')
+    .option('--description <text>')
+    .option('--json', 'print JSON')
+    .description('save a toolset (replaces one of the same name)')
+    .action((name, tools, opts) => toolsetCreate(name, tools, opts));
+  common(toolset.command('delete')).argument('<name>').description('delete a toolset').action((name, opts) => toolsetDelete(name, opts));
+  common(toolset.command('equip')).argument('<name>').description('equip a toolset (used by toolset mode)').action((name, opts) => toolsetEquip(name, opts));
+  common(toolset.command('unequip')).description('unequip the equipped toolset').action((opts) => toolsetUnequip(opts));
+  common(toolset.command('export')).argument('[name]', 'one toolset (default: all)').option('--out <file>', 'write to a file').description('export toolsets as JSON').action((name, opts) => toolsetExport(name, opts));
+  common(toolset.command('import')).argument('<file>').description('import toolsets from an export').action((file, opts) => toolsetImport(file, opts));
 
   return program;
 }

@@ -26,7 +26,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   if (options.http && options.stdio) throw new UsageError('choose one face: --stdio or --http');
   const { config, log, dataDir } = await loadContext(options, 'info');
   const mode = options.mode ?? config.settings.mode;
-  const store = openStore(dataDir);
+  const store = openStore(dataDir, config.settings);
   if (options.toolset && !store.toolsets.get(options.toolset)) {
     const known = store.toolsets.list().map((t) => t.name).join(', ') || 'none';
     store.close();

@@ -107,6 +107,7 @@ export const settingsSchema = z.strictObject({
   resilience: resilienceSettingsSchema.optional(),
   preconnect: z.array(z.string().min(1)).optional(),
   mode: z.enum(['passthrough', 'toolset']).optional(),
+  metricsRetentionDays: z.int().min(0).max(3650).optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -141,4 +142,5 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   }),
   preconnect: Object.freeze([]) as unknown as string[],
   mode: 'passthrough',
+  metricsRetentionDays: 7,
 });

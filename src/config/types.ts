@@ -74,6 +74,8 @@ export interface SwitchboardSettings {
   preconnect: string[];
   /** What /mcp and the stdio face serve: every tool, or the equipped toolset. */
   mode: 'passthrough' | 'toolset';
+  /** Raw call rows older than this many whole UTC days are rolled up and deleted. */
+  metricsRetentionDays: number;
 }
 
 export interface LoadedConfig {

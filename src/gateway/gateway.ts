@@ -96,7 +96,7 @@ export class Gateway {
       const listing = catalog?.listing(connection.key);
       if (catalog && (again || listing?.error || listing?.cached)) void catalog.refresh(connection.key);
     });
-    this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, connection.state));
+    this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, this.serverState(connection.key)));
     if (this.store) {
       this.rollup();
       this.rollupTimer = setInterval(() => this.rollup(), ROLLUP_EVERY_MS);
@@ -235,6 +235,13 @@ export class Gateway {
 
   sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /** One state for a server with several connections (one per profile): the best of them. */
+  private serverState(key: string): string {
+    const order = ['connected', 'degraded', 'connecting', 'circuit-open', 'failed', 'configured', 'stopped'];
+    const states = this.pool.connections(key).map((c) => c.state as string);
+    return order.find((state) => states.includes(state)) ?? 'configured';
   }
 
   /** Every configured server with its connections (one per client capability profile in use). */

@@ -286,6 +286,7 @@ export class GatewaySession {
     let outcome: CallOutcome = 'ok';
     let failure: unknown;
     let result: Result | undefined;
+    let answeredAt: number | undefined;
     try {
       result = await connection.request(request.method, Object.keys(forwarded).length ? forwarded : undefined, {
         signal: ctx.mcpReq.signal,
@@ -293,6 +294,7 @@ export class GatewaySession {
         timeoutMs: this.gateway.settings.requestTimeoutMs,
       });
       if (result.isError === true) outcome = 'tool_error';
+      answeredAt = performance.now();
       await progressSent;
       return result;
     } catch (error) {
@@ -302,7 +304,7 @@ export class GatewaySession {
     } finally {
       running.splice(running.indexOf(ctx), 1);
       if (running.length === 0) this.inflight.delete(connection);
-      const durationMs = Math.round((performance.now() - started) * 100) / 100;
+      const durationMs = Math.round(((answeredAt ?? performance.now()) - started) * 100) / 100;
       if (request.method === 'tools/call') {
         this.gateway.recordCall({
           server: connection.key,

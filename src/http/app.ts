@@ -2,12 +2,17 @@
 // /servers/{key}/mcp and /s/{key}/mcp), /healthz, and the Host/Origin guard in front of them.
 import { Hono } from 'hono';
 import type { Gateway } from '../gateway/gateway.js';
-import { ALL, MANAGEMENT } from '../gateway/view.js';
+import { ALL, MANAGEMENT, TOOLSET_MODE, type Mode } from '../gateway/view.js';
 import { originGuard, type GuardOptions } from './guard.js';
 import { HttpSessions } from './sessions.js';
+import { changesFor, parseLimit } from '../cli/changes.js';
+import { UsageError } from '../cli/inventory.js';
+import { parseSince } from '../cli/metrics.js';
 
 export interface AppOptions extends GuardOptions {
   sessionIdleMs: number;
+  /** What /mcp serves (default passthrough). */
+  mode?: Mode;
 }
 
 export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; sessions: HttpSessions } {
@@ -25,12 +30,67 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
 
   app.get('/api/servers', (c) => c.json({ servers: gateway.serverStatus(), sessions: sessions.size }));
 
+  // Admin API over the store (docs/metrics.md): per-tool call statistics, their reset, the catalog audit log.
+  const noStore = { error: 'this gateway has no store, so it keeps no call metrics or catalog changes (switchboard serve opens <data-dir>/switchboard.db)' };
+  /** A query parameter, with an empty value counted as absent (`?server=` means every server). */
+  const query = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+  /** The body of a 400 for a bad query parameter (parseSince and parseLimit throw UsageError). */
+  const badRequest = (error: unknown) => ({ error: (error as Error).message });
+
+  app.get('/api/metrics', (c) => {
+    if (!gateway.store) return c.json(noStore, 404);
+    try {
+      const since = query(c.req.query('since'));
+      const stats = gateway.store.metrics.toolStats({
+        server: query(c.req.query('server')),
+        tool: query(c.req.query('tool')),
+        since: since === undefined ? undefined : parseSince(since, 'since'),
+      });
+      return c.json({ tools: stats });
+    } catch (error) {
+      if (error instanceof UsageError) return c.json(badRequest(error), 400);
+      throw error;
+    }
+  });
+
+  app.delete('/api/metrics', (c) => {
+    if (!gateway.store) return c.json(noStore, 404);
+    const server = query(c.req.query('server'));
+    const tool = query(c.req.query('tool'));
+    const { rawDeleted, dailyDeleted } = gateway.store.metrics.reset({ server, tool });
+    return c.json({ reset: { server: server ?? null, tool: tool ?? null }, rawDeleted, dailyDeleted });
+  });
+
+  app.get('/api/changes', (c) => {
+    if (!gateway.store) return c.json(noStore, 404);
+    try {
+      const since = query(c.req.query('since'));
+      const changes = changesFor(gateway.store.catalog, {
+        server: query(c.req.query('server')),
+        since: since === undefined ? undefined : parseSince(since, 'since'),
+        limit: parseLimit(query(c.req.query('limit')), 'limit'),
+      });
+      return c.json({ changes });
+    } catch (error) {
+      if (error instanceof UsageError) return c.json(badRequest(error), 400);
+      throw error;
+    }
+  });
+
   app.get('/metrics', async (c) => {
     if (!gateway.metrics) return c.text('metrics are not enabled in this gateway\n', 404);
     return c.body(await gateway.metrics.render(), 200, { 'content-type': gateway.metrics.contentType });
   });
 
-  app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', ALL));
+  app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', options.mode === 'toolset' ? TOOLSET_MODE : ALL));
+  app.all('/toolsets/:name/mcp', (c) => {
+    const name = c.req.param('name');
+    if (!gateway.toolsets?.get(name)) {
+      const known = gateway.toolsets?.list().map((t) => t.name).join(', ') || 'none';
+      return c.json({ jsonrpc: '2.0', error: { code: -32001, message: `Unknown toolset "${name}". Saved toolsets: ${known}.` }, id: null }, 404);
+    }
+    return sessions.handle(c.req.raw, `/toolsets/${name}/mcp`, { kind: 'fixed-toolset', name });
+  });
   app.all('/gateway/mcp', (c) => sessions.handle(c.req.raw, '/gateway/mcp', MANAGEMENT));
   app.all('/g/mcp', (c) => sessions.handle(c.req.raw, '/gateway/mcp', MANAGEMENT));
 
@@ -46,6 +106,6 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
   perServer('/servers');
   perServer('/s');
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers; Prometheus: /metrics.` }, 404));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers, /api/metrics, /api/changes; Prometheus: /metrics.` }, 404));
   return { app, sessions };
 }

@@ -277,6 +277,7 @@ describe('settings', () => {
       },
       preconnect: [],
       mode: 'passthrough',
+      metricsRetentionDays: 7,
     });
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
   });
@@ -300,6 +301,7 @@ describe('settings', () => {
       },
       preconnect: ['a'],
       mode: 'toolset',
+      metricsRetentionDays: 30,
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
     const partial = await load({ mcpServers: {}, switchboard: { resilience: { retry: { maxAttempts: 9 } } } });

@@ -113,12 +113,18 @@ export async function startHttpGateway(config: string, extraArgs: string[] = [])
   });
   const log = collect(child.stderr);
   // The "listening" log line, or (at log levels above info) the banner printed for people.
-  const url = await waitFor(() => {
-    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${log.text()}`);
-    const record = log.records().find((r) => r.msg === 'listening');
-    if (record) return String(record.url).replace(/\/mcp$/, '');
-    return /serving .* at (http:\/\/\S+)\/mcp/.exec(log.text())?.[1];
-  }, 'the gateway to listen');
+  let url: string;
+  try {
+    url = await waitFor(() => {
+      if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${log.text()}`);
+      const record = log.records().find((r) => r.msg === 'listening');
+      if (record) return String(record.url).replace(/\/mcp$/, '');
+      return /serving .* at (http:\/\/\S+)\/mcp/.exec(log.text())?.[1];
+    }, 'the gateway to listen');
+  } catch (error) {
+    await stopChild(child); // never leave a gateway behind when a test gives up on it
+    throw error;
+  }
   return { url, child, log, close: () => stopChild(child) };
 }
 

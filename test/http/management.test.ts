@@ -20,7 +20,17 @@ describe('management endpoint', () => {
       for (const path of ['/gateway/mcp', '/g/mcp']) {
         const admin = await connectHttp(gateway.url, newClient(), path);
         const { tools } = await admin.client.request({ method: 'tools/list', params: {} }, ANY);
-        expect(tools.map((t: { name: string }) => t.name)).toEqual(['get_tool_metrics', 'reset_tool_metrics']);
+        expect(tools.map((t: { name: string }) => t.name)).toEqual([
+          'get_tool_metrics',
+          'reset_tool_metrics',
+          'discover-all-tools',
+          'build-toolset',
+          'equip-toolset',
+          'unequip-toolset',
+          'get-active-toolset',
+          'list-toolsets',
+          'delete-toolset',
+        ]);
         await admin.close();
       }
 

@@ -1,0 +1,122 @@
+// Owns `switchboard metrics`: per-tool call statistics read from the store (no server is started),
+// and the helpers the store-reading commands and admin routes share: --since parsing, time display,
+// and opening an existing store without creating one.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_DB_FILE, type Store, type ToolStats } from '../store/index.js';
+import { defaultDataDir, openStore, type CommonOptions } from './context.js';
+import { printJson, table } from './format.js';
+import { UsageError } from './inventory.js';
+
+export interface MetricsOptions extends CommonOptions {
+  server?: string;
+  tool?: string;
+  since?: string;
+  json?: boolean;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * A `--since` value as ms since epoch: a duration back from `now` (`90s`, `30m`, `24h`, `7d`, `2w`) or an
+ * ISO date (`2025-06-01`, midnight UTC) or date-time (`2025-06-01T12:00:00Z`; without a zone, local time).
+ * Throws UsageError naming `label` otherwise.
+ */
+export function parseSince(value: string, label = '--since', now: number = Date.now()): number {
+  const text = value.trim();
+  const duration = DURATION.exec(text);
+  if (duration) return now - Number(duration[1]) * UNIT_MS[duration[2]!]!;
+  if (ISO_DATE.test(text)) {
+    const at = Date.parse(text.replace(' ', 'T'));
+    if (Number.isFinite(at)) return at;
+  }
+  throw new UsageError(
+    `${label} must be a duration like 30m, 24h or 7d, or an ISO date like 2025-06-01 or 2025-06-01T12:00:00Z (got "${value}")`,
+  );
+}
+
+/** The data dir a store-reading command uses: --data-dir, else SWITCHBOARD_DATA_DIR, else the per-user folder. */
+export function dataDirOf(options: CommonOptions): string {
+  return path.resolve(options.dataDir ?? defaultDataDir());
+}
+
+/**
+ * Opens the store of a data dir for reading, or returns undefined when no gateway ever wrote one there,
+ * so that looking at metrics never creates a database as a side effect.
+ */
+export function openExistingStore(dataDir: string): Store | undefined {
+  if (!existsSync(path.join(dataDir, DEFAULT_DB_FILE))) return undefined;
+  return openStore(dataDir);
+}
+
+/** "2025-06-01 12:00:05Z": a UTC time to the second. */
+export function utcTime(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** "12s ago", "5m ago", "3h ago", "2d ago" ("just now" under a second, "in 5s" for a clock ahead of ours). */
+export function ago(ms: number, now: number = Date.now()): string {
+  const delta = now - ms;
+  if (Math.abs(delta) < 1000) return 'just now';
+  const abs = Math.abs(delta);
+  const text =
+    abs < 60_000 ? `${Math.floor(abs / 1000)}s` : abs < 3_600_000 ? `${Math.floor(abs / 60_000)}m` : abs < 86_400_000 ? `${Math.floor(abs / 3_600_000)}h` : `${Math.floor(abs / 86_400_000)}d`;
+  return delta > 0 ? `${text} ago` : `in ${text}`;
+}
+
+function milliseconds(ms: number): string {
+  if (ms < 10) return ms.toFixed(2);
+  if (ms < 100) return ms.toFixed(1);
+  return String(Math.round(ms));
+}
+
+function percent(rate: number | null): string {
+  if (rate === null) return '-';
+  return `${Math.round(rate * 1000) / 10}%`;
+}
+
+export async function metricsCommand(options: MetricsOptions): Promise<void> {
+  const since = options.since === undefined ? undefined : parseSince(options.since);
+  const dataDir = dataDirOf(options);
+  const store = openExistingStore(dataDir);
+  let stats: ToolStats[] = [];
+  try {
+    stats = store?.metrics.toolStats({ server: options.server, tool: options.tool, since }) ?? [];
+  } finally {
+    store?.close();
+  }
+  if (options.json) return printJson(stats); // the store's ToolStats, as get_tool_metrics and GET /api/metrics give them
+
+  if (stats.length === 0) {
+    const scope = [
+      options.server && `server "${options.server}"`,
+      options.tool && `tool "${options.tool}"`,
+      since !== undefined && `since ${utcTime(since)}`,
+    ].filter(Boolean);
+    const where = store ? `in ${path.join(dataDir, DEFAULT_DB_FILE)}` : `(no store yet at ${path.join(dataDir, DEFAULT_DB_FILE)}; "switchboard serve" creates it)`;
+    const hint = options.tool ? ' Tool names are the server\u2019s own names (not the exposed <server>_<tool> ones).' : '';
+    process.stdout.write(`No calls recorded${scope.length ? ` for ${scope.join(', ')}` : ''} ${where}.${hint}\n`);
+    return;
+  }
+  const now = Date.now();
+  const rows = stats.map((s) => [
+    s.server,
+    s.tool,
+    String(s.calls),
+    String(s.successes),
+    String(s.failures),
+    String(s.cancelled),
+    percent(s.successRate),
+    milliseconds(s.p50Ms),
+    milliseconds(s.p95Ms),
+    milliseconds(s.p99Ms),
+    ago(s.lastCalledAt, now),
+    s.lastError ? `${ago(s.lastError.at, now)}: ${s.lastError.message}` : '',
+  ]);
+  const headers = ['SERVER', 'TOOL', 'CALLS', 'OK', 'FAILED', 'CANCELLED', 'SUCCESS', 'P50 MS', 'P95 MS', 'P99 MS', 'LAST CALLED', 'LAST ERROR'];
+  const total = stats.reduce((sum, s) => sum + s.calls, 0);
+  process.stdout.write(`${table(headers, rows, 80)}\n`);
+  process.stdout.write(`${stats.length} tool(s), ${total} call(s)${since !== undefined ? ` since ${utcTime(since)}` : ''}\n`);
+}
