@@ -15,12 +15,18 @@ import type { CapabilityProfile } from './profile.js';
 import { buildTransport } from './transport.js';
 import { isServerFault, serverTimeout, serverUnavailable } from './errors.js';
 import { backoffDelay } from './backoff.js';
-import { HealthMonitor, type HealthSettings } from './health.js';
+import { HealthMonitor } from './health.js';
+import { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
+
+export { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
 import { closeAndReap } from './process-tree.js';
 import { ProgressRouter } from './progress-router.js';
 import { describeConnectError } from './connect-error.js';
+import { readAllPages, supportsList, type ListKind } from './listing.js';
 
-export type ConnectionState = 'configured' | 'connecting' | 'connected' | 'degraded' | 'failed' | 'circuit-open' | 'stopped';
+import type { ConnectionState, ConnectionStatus } from './connection-status.js';
+
+export type { ConnectionState, ConnectionStatus } from './connection-status.js';
 
 export interface RawNotification {
   method: string;
@@ -34,25 +40,6 @@ export type ReverseRequestHandler = (
   signal: AbortSignal,
 ) => Promise<unknown>;
 
-export interface ResilienceOptions {
-  connectTimeoutMs: number;
-  /** A request is cancelled after this long even while it reports progress. */
-  maxRequestMs: number;
-  retry: { maxAttempts: number; initialDelayMs: number; maxDelayMs: number };
-  breaker: { failureThreshold: number; halfOpenAfterMs: number };
-  healthCheck: HealthSettings;
-  shutdownGraceMs: number;
-}
-
-export const DEFAULT_RESILIENCE: ResilienceOptions = {
-  connectTimeoutMs: 30_000,
-  maxRequestMs: 60 * 60 * 1000,
-  retry: { maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 16_000 },
-  breaker: { failureThreshold: 5, halfOpenAfterMs: 30_000 },
-  healthCheck: { intervalMs: 30_000, timeoutMs: 5000, failuresBeforeRestart: 2 },
-  shutdownGraceMs: 1000,
-};
-
 export interface ConnectionOptions {
   /** A request with no answer and no progress for this long is cancelled and fails. */
   requestTimeoutMs: number;
@@ -65,43 +52,16 @@ const STABLE_AFTER_MS = 10_000;
 /** The largest message a stdio server may send (a 10 MB result plus JSON framing fits). */
 const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-export interface ConnectionStatus {
-  state: ConnectionState;
-  /** The client capability profile this connection mirrors ('{}' for none). */
-  profile: string;
-  pid: number | null;
-  connectedAt: string | null;
-  lastSuccessAt: string | null;
-  downSince: string | null;
-  nextRetryAt: string | null;
-  restarts: number;
-  lastError: string | null;
-  serverInfo: Implementation | null;
-}
-
 export interface ForwardOptions {
   signal?: AbortSignal;
   onprogress?: (progress: Record<string, unknown>) => void;
   timeoutMs?: number;
 }
 
-export type ListKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
-const LIST_METHOD: Record<ListKind, string> = {
-  tools: 'tools/list',
-  prompts: 'prompts/list',
-  resources: 'resources/list',
-  resourceTemplates: 'resources/templates/list',
-};
-const LIST_CAPABILITY: Record<ListKind, keyof ServerCapabilities> = {
-  tools: 'tools',
-  prompts: 'prompts',
-  resources: 'resources',
-  resourceTemplates: 'resources',
-};
+export type { ListKind } from './listing.js';
 
 const ANY_RESULT = z.any();
 const STDERR_TAIL_LINES = 20;
-const MAX_LIST_PAGES = 1000;
 
 export class Connection extends EventEmitter {
   readonly key: string;
@@ -475,24 +435,14 @@ export class Connection extends EventEmitter {
 
   /** Whether the server advertised what a list needs. */
   supports(kind: ListKind): boolean {
-    return Boolean(this.serverCapabilities?.[LIST_CAPABILITY[kind]]);
+    return supportsList(this.serverCapabilities, kind);
   }
 
   /** Reads every page of a list, without schema validation (malformed entries are the catalog's business). */
   async listAll(kind: ListKind): Promise<unknown[]> {
     await this.ready();
     if (!this.supports(kind)) return [];
-    const items: unknown[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = await this.request(LIST_METHOD[kind], cursor ? { cursor } : {});
-      const batch = result[kind];
-      if (Array.isArray(batch)) items.push(...batch);
-      cursor = typeof result.nextCursor === 'string' && result.nextCursor ? result.nextCursor : undefined;
-      if (!cursor) return items;
-    }
-    this.log.warn({ kind }, `stopped listing after ${MAX_LIST_PAGES} pages`);
-    return items;
+    return readAllPages(kind, (method, params) => this.request(method, params), (pages) => this.log.warn({ kind }, `stopped listing after ${pages} pages`));
   }
 
   /** Stops for good: no more retries or health checks, and no process of the server left running. */

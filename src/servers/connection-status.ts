@@ -1,0 +1,18 @@
+// Owns the shape of what `switchboard servers` and the admin API report about one connection.
+import type { Implementation } from '@modelcontextprotocol/client';
+
+export type ConnectionState = 'configured' | 'connecting' | 'connected' | 'degraded' | 'failed' | 'circuit-open' | 'stopped';
+
+export interface ConnectionStatus {
+  state: ConnectionState;
+  /** The client capability profile this connection mirrors ('{}' for none). */
+  profile: string;
+  pid: number | null;
+  connectedAt: string | null;
+  lastSuccessAt: string | null;
+  downSince: string | null;
+  nextRetryAt: string | null;
+  restarts: number;
+  lastError: string | null;
+  serverInfo: Implementation | null;
+}
