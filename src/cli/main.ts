@@ -37,7 +37,7 @@ export function buildProgram(): Command {
     .option('--http', 'serve Streamable HTTP')
     .option('--host <host>', 'HTTP bind address (default 127.0.0.1)')
     .option('--port <port>', 'HTTP port (default 3333; 0 picks a free one)')
-    .addOption(new Option('--mode <mode>', 'what /mcp and stdio serve: every tool, or the equipped toolset (default: the "mode" setting, else passthrough)').choices(['passthrough', 'toolset']))
+    .addOption(new Option('--mode <mode>', 'what /mcp and stdio serve: every tool, the equipped toolset, the meta-tools, or auto (passthrough up to maxTools, else meta) (default: the "mode" setting, else passthrough)').choices(['passthrough', 'toolset', 'meta', 'auto']))
     .option('--toolset <name>', 'stdio: serve exactly this saved toolset, whatever is equipped')
     .action((opts) => serveCommand(opts));
 
@@ -49,6 +49,7 @@ export function buildProgram(): Command {
   common(program.command('tools'))
     .description('list every tool under the name clients see')
     .option('--server <key>', 'only this server')
+    .option('--tokens', 'instead: the tokens of the tools/list result per mode (passthrough, meta), counted with gpt-tokenizer (o200k_base)')
     .option('--json', 'print JSON')
     .action((opts) => toolsCommand(opts));
 

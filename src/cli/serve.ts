@@ -3,6 +3,8 @@
 import { watchConfig } from '../config/index.js';
 import { serveStdio } from '../gateway/stdio-face.js';
 import { viewForMode, type Mode, type View } from '../gateway/view.js';
+import { BARE_PROFILE } from '../servers/profile.js';
+import { budgetWarning } from '../views/budget.js';
 import { startHttpFace } from '../http/server.js';
 import { gatewayFor, loadContext, openStore, type CommonOptions } from './context.js';
 import { createMetricsRegistry } from '../metrics/prometheus.js';
@@ -33,8 +35,19 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     throw new UsageError(`--toolset: no toolset named "${options.toolset}" in ${store.path}. Saved toolsets: ${known}.`);
   }
   const gateway = gatewayFor(config, {}, { store, metrics: createMetricsRegistry() });
+  const settings = config.settings;
+  gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks };
   await gateway.applyServers(config.servers);
-  void gateway.warmUp(config.settings.preconnect);
+  void gateway
+    .warmUp(config.settings.preconnect)
+    .then(async () => {
+      // After the first listing: warn when passing every tool through would blow the budget.
+      const catalog = gateway.catalogFor(BARE_PROFILE);
+      await catalog.ensure();
+      const warning = budgetWarning(catalog.tools(), { tokenBudget: settings.tokenBudget, maxTools: settings.maxTools, mode });
+      if (warning) log.warn(warning.fields, warning.message);
+    })
+    .catch((error: Error) => log.debug({ err: error.message }, 'tool budget not checked'));
   const enabled = config.servers.filter((s) => !s.disabled).map((s) => s.key);
   log.info({ config: config.file, servers: enabled, dataDir, store: store.path }, 'configuration loaded');
 

@@ -106,8 +106,12 @@ export const settingsSchema = z.strictObject({
   listChangedDebounceMs: z.int().min(0).optional(),
   resilience: resilienceSettingsSchema.optional(),
   preconnect: z.array(z.string().min(1)).optional(),
-  mode: z.enum(['passthrough', 'toolset']).optional(),
+  mode: z.enum(['passthrough', 'toolset', 'meta', 'auto']).optional(),
   metricsRetentionDays: z.int().min(0).max(3650).optional(),
+  keepTools: z.array(z.string().min(1)).optional(),
+  maxTools: z.int().min(1).optional(),
+  tokenBudget: z.int().min(1).optional(),
+  maxFallbacks: z.int().min(0).max(20).optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -143,4 +147,8 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   preconnect: Object.freeze([]) as unknown as string[],
   mode: 'passthrough',
   metricsRetentionDays: 7,
+  keepTools: Object.freeze([]) as unknown as string[],
+  maxTools: 40,
+  tokenBudget: 20_000,
+  maxFallbacks: 3,
 });

@@ -72,10 +72,18 @@ export interface SwitchboardSettings {
   resilience: ResilienceSettings;
   /** Server keys started at boot even when lazy. */
   preconnect: string[];
-  /** What /mcp and the stdio face serve: every tool, or the equipped toolset. */
-  mode: 'passthrough' | 'toolset';
+  /** What /mcp and the stdio face serve: every tool, the equipped toolset, the meta-tools, or auto (passthrough up to maxTools, else meta). */
+  mode: 'passthrough' | 'toolset' | 'meta' | 'auto';
   /** Raw call rows older than this many whole UTC days are rolled up and deleted. */
   metricsRetentionDays: number;
+  /** Meta mode: exposed tool names always listed directly next to the meta-tools. */
+  keepTools: string[];
+  /** Auto mode switches to meta above this many exposed tools; serve warns above it. */
+  maxTools: number;
+  /** serve warns when the passthrough tools/list would exceed this many tokens. */
+  tokenBudget: number;
+  /** At most this many fallback suggestions on a failed tool call (0: none). */
+  maxFallbacks: number;
 }
 
 export interface LoadedConfig {

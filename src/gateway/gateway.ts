@@ -18,6 +18,8 @@ import { GatewaySession, GATEWAY_CAPABILITIES } from './session.js';
 import { SubscriptionRegistry } from './subscriptions.js';
 import { ToolsetService } from '../views/toolsets.js';
 import { viewIncludes, type View } from './view.js';
+import { snapshotOf } from '../views/meta-index.js';
+import { fallbackSuggestions, type FallbackSuggestion } from '../views/fallbacks.js';
 
 export const VERSION = '0.1.0';
 const ANY_RESULT = z.any();
@@ -51,6 +53,18 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
 
 const ROLLUP_EVERY_MS = 60 * 60 * 1000;
 
+/** Meta mode, auto mode and fallback suggestions (see docs/meta-mode.md). */
+export interface MetaSettings {
+  /** Exposed names always listed directly next to the meta-tools. */
+  keepTools: string[];
+  /** Auto mode: passthrough up to this many exposed tools, meta above. */
+  maxTools: number;
+  /** At most this many fallback suggestions on a failed tool call. */
+  maxFallbacks: number;
+}
+
+export const DEFAULT_META_SETTINGS: MetaSettings = { keepTools: [], maxTools: 40, maxFallbacks: 3 };
+
 const LIST_CHANGED: Record<ListKind, string> = {
   tools: 'notifications/tools/list_changed',
   prompts: 'notifications/prompts/list_changed',
@@ -77,6 +91,8 @@ export class Gateway {
   readonly toolsets: ToolsetService | undefined;
   readonly metrics: MetricsRegistry | undefined;
   private rollupTimer: NodeJS.Timeout | undefined;
+  /** Meta-mode settings; set by serve from the configuration before sessions open. */
+  meta: MetaSettings = { ...DEFAULT_META_SETTINGS };
 
   constructor(settings: Partial<GatewaySettings> = {}, services: GatewayServices = {}) {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
@@ -237,6 +253,31 @@ export class Gateway {
     return this.sessions.size;
   }
 
+  /**
+   * Fallback suggestions for a failing tool (its exposed name in this catalog): similar tools,
+   * never itself, never one of a server that is down, ranked by similarity × recorded success rate.
+   */
+  fallbacksFor(catalog: Catalog, exposed: string, max = this.meta.maxFallbacks): FallbackSuggestion[] {
+    if (max <= 0) return [];
+    const snapshot = snapshotOf(catalog, (server) => this.pool.config(server)?.description);
+    const failing = snapshot.byKey.get(exposed);
+    if (!failing) return [];
+    return fallbackSuggestions(snapshot, failing, {
+      max,
+      isDown: (server) => {
+        const state = this.pool.connection(server, catalog.profile)?.state;
+        return !this.pool.has(server) || state === 'failed' || state === 'circuit-open' || Boolean(catalog.listing(server).error);
+      },
+      successRate: (server, tool) => {
+        try {
+          return this.store?.metrics.toolStats({ server, tool })[0]?.successRate ?? undefined;
+        } catch {
+          return undefined;
+        }
+      },
+    });
+  }
+
   /** One state for a server with several connections (one per profile): the best of them. */
   private serverState(key: string): string {
     const order = ['connected', 'degraded', 'connecting', 'circuit-open', 'failed', 'configured', 'stopped'];
@@ -297,7 +338,7 @@ export class Gateway {
       case 'notifications/message': {
         for (const session of this.sessionsOf(connection.profile, connection.key)) {
           if (!session.wantsLog(params.level as string)) continue;
-          const tagged = session.view.kind === 'all' ? { ...params, logger: params.logger ? `${connection.key}/${params.logger}` : connection.key } : params;
+          const tagged = session.view.kind === 'all' || session.view.kind === 'meta' || session.view.kind === 'auto' ? { ...params, logger: params.logger ? `${connection.key}/${params.logger}` : connection.key } : params;
           void session.server.notification({ method: 'notifications/message', params: tagged }).catch(() => undefined);
         }
         return;

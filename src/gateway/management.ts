@@ -4,6 +4,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Gateway } from './gateway.js';
+import { BARE_PROFILE } from '../servers/profile.js';
 
 type Result = Record<string, unknown>;
 
@@ -65,6 +66,36 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
       const { server, tool } = parse(serverTool, args, 'reset_tool_metrics');
       const deleted = needStore(gateway, 'reset_tool_metrics').metrics.reset({ server, tool });
       return json({ reset: { server: server ?? null, tool: tool ?? null }, ...deleted });
+    },
+  },
+  {
+    name: 'get_tool_alternatives',
+    title: 'Alternatives to a tool',
+    description: 'Tools similar to one tool, ranked by search similarity × recorded success rate, never the tool itself nor one of a server that is down: what to use when it fails.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        server: { type: 'string', description: 'The server key in the config.' },
+        tool: { type: 'string', description: 'The tool\'s original name on that server.' },
+        max: { type: 'integer', minimum: 1, maximum: 20, description: 'At most this many (default: the maxFallbacks setting, 3).' },
+      },
+      required: ['server', 'tool'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async run(gateway, args) {
+      const { server, tool, max } = parse(z.strictObject({ server: z.string().min(1), tool: z.string().min(1), max: z.int().min(1).max(20).optional() }), args, 'get_tool_alternatives');
+      if (!gateway.pool.has(server)) {
+        throw new ProtocolError(-32602, `Unknown server "${server}". Configured: ${gateway.pool.keys().join(', ') || 'none'}.`, { server, servers: gateway.pool.keys() });
+      }
+      const catalog = gateway.catalogFor(BARE_PROFILE);
+      await catalog.ensure();
+      const toolKey = catalog.toolTable.exposedName(server, tool);
+      if (!toolKey) {
+        const known = catalog.listing(server).tools.map((t) => t.name as string);
+        throw new ProtocolError(-32602, `Server "${server}" has no tool "${tool}" (original names: ${known.join(', ') || 'none listed'}).`, { server, tool, tools: known });
+      }
+      return json({ tool: { server, tool, toolKey }, alternatives: gateway.fallbacksFor(catalog, toolKey, max ?? Math.max(1, gateway.meta.maxFallbacks)) });
     },
   },
 ];

@@ -16,6 +16,23 @@ import { callManagementTool, managementToolList } from './management.js';
 import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
 import type { Gateway } from './gateway.js';
+import type { NamedEntry } from '../catalog/naming.js';
+import { snapshotOf, type MetaSnapshot } from '../views/meta-index.js';
+import {
+  META_TOOL_NAMES,
+  TOOL_CAPABILITIES,
+  TOOL_DISCOVERY,
+  actionableError,
+  metaToolDefinitions,
+  parseExecute,
+  runCapabilities,
+  runDiscovery,
+  suggestionsFor,
+  summaryOf,
+  type MetaEnvironment,
+} from '../views/meta-tools.js';
+import { validateArguments, describeIssues } from '../views/validate.js';
+import type { FallbackSuggestion } from '../views/fallbacks.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -103,7 +120,13 @@ export class GatewaySession {
     switch (request.method) {
       case 'tools/list': {
         const catalog = await this.catalog();
-        const tools = single ? catalog.listing(single).tools : this.isToolsetView() ? this.toolsetTools(catalog) : catalog.tools();
+        const tools = single
+          ? catalog.listing(single).tools
+          : this.isToolsetView()
+            ? this.toolsetTools(catalog)
+            : this.showsMetaTools(catalog)
+              ? this.metaTools(catalog)
+              : catalog.tools();
         const { items, nextCursor } = page('tools', tools, params.cursor, pageSize);
         return { tools: items, ...(nextCursor && { nextCursor }) };
       }
@@ -170,6 +193,126 @@ export class GatewaySession {
     return this.view.kind === 'toolset' ? [...(toolsetToolList() as Entry[]), ...tools] : tools;
   }
 
+  private isMetaView(): boolean {
+    return this.view.kind === 'meta' || this.view.kind === 'auto';
+  }
+
+  /** Meta mode always; auto mode while the catalog has more exposed tools than maxTools (decided on every listing). */
+  showsMetaTools(catalog: Catalog): boolean {
+    if (this.view.kind === 'meta') return true;
+    return this.view.kind === 'auto' && catalog.tools().length > this.gateway.meta.maxTools;
+  }
+
+  private snapshot(catalog: Catalog): MetaSnapshot {
+    return snapshotOf(catalog, (server) => this.gateway.pool.config(server)?.description);
+  }
+
+  /** The meta-tools (described from the live catalog), then the keepTools that exist. */
+  private metaTools(catalog: Catalog): Entry[] {
+    const snapshot = this.snapshot(catalog);
+    const keep = new Set(this.gateway.meta.keepTools);
+    const kept = catalog.tools().filter((t) => keep.has(t.name as string));
+    return [...metaToolDefinitions(summaryOf(snapshot.tools, this.gateway.pool.keys())), ...kept];
+  }
+
+  private metaEnvironment(catalog: Catalog): MetaEnvironment {
+    return { snapshot: this.snapshot(catalog), serverKeys: this.gateway.pool.keys(), status: (server) => this.serverStatusOf(catalog, server) };
+  }
+
+  private serverStatusOf(catalog: Catalog, server: string): { status: string; error?: string } {
+    const listing = catalog.listing(server);
+    const state = this.gateway.pool.connection(server, this.profile)?.state ?? 'configured';
+    const status = listing.cached && state !== 'connected' ? `${state} (listed from cache; starts on first use)` : state;
+    return { status, ...(listing.error && { error: listing.error }) };
+  }
+
+  private async callMetaTool(name: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
+    const catalog = await this.catalog();
+    if (name === TOOL_DISCOVERY) return runDiscovery(this.metaEnvironment(catalog), params.arguments);
+    if (name === TOOL_CAPABILITIES) return runCapabilities(this.metaEnvironment(catalog), params.arguments);
+    const { toolKey, arguments: args } = parseExecute(params.arguments);
+    if (META_TOOL_NAMES.has(toolKey)) {
+      throw actionableError('meta_tool', `"${toolKey}" is a meta-tool, not a catalog tool.`, [`Call ${toolKey} directly.`, 'Pass tool_execute a toolKey returned by tool_discovery.']);
+    }
+    const { catalog: current, entry } = await this.resolveTool(catalog, toolKey);
+    if (!entry) {
+      const snapshot = this.snapshot(current);
+      throw actionableError(
+        'unknown_tool',
+        `Unknown toolKey "${toolKey}": no connected server offers it (it may have been removed, disabled, or misspelt).`,
+        ['Call tool_discovery with what you want to do and use a toolKey it returns.', 'Call tool_capabilities to see the servers and their status.'],
+        suggestionsFor(snapshot, toolKey),
+        { toolKey },
+      );
+    }
+    const tool = this.snapshot(current).byKey.get(toolKey);
+    const verdict = validateArguments(tool?.definition.inputSchema, args);
+    if (!verdict.valid) {
+      const message = `Invalid arguments for ${toolKey}: ${describeIssues(verdict.issues)}. Schema excerpt: ${JSON.stringify(verdict.schemaExcerpt)}`;
+      const recovery = ['Fix the listed fields and call tool_execute again.', `tool_discovery {"query": "${toolKey}", "detailLevel": "full"} shows the whole inputSchema.`];
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `${message} Recovery: ${recovery.join(' ')}` }],
+        structuredContent: { errorType: 'invalid_arguments', toolKey, issues: verdict.issues, schema: verdict.schemaExcerpt ?? {}, recovery },
+      };
+    }
+    const { arguments: _wrapped, name: _metaTool, ...rest } = params;
+    return this.forwardTool(current, entry, toolKey, request, { ...rest, name: entry.originalName, arguments: args }, ctx);
+  }
+
+  /** Resolves an exposed tool name; a stale cache (servers listed from the store) is re-listed live once. */
+  private async resolveTool(catalog: Catalog, name: string): Promise<{ catalog: Catalog; entry: NamedEntry | undefined }> {
+    let entry = catalog.toolTable.resolve(name);
+    if (!entry && catalog.cachedServers().length) {
+      await Promise.all(catalog.cachedServers().map((key) => catalog.refresh(key)));
+      entry = catalog.toolTable.resolve(name);
+    }
+    return { catalog, entry };
+  }
+
+  /**
+   * Forwards a tools/call and, when it fails (isError result, protocol error, timeout, server
+   * down), attaches fallback suggestions: in the error's data for protocol errors, in
+   * structuredContent (plus one text line) for isError results.
+   */
+  private async forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
+    try {
+      const connection = await this.connectionFor(entry.serverKey);
+      const result = await this.forward(connection, request, params, ctx, exposed);
+      if (result.isError !== true) return result;
+      const suggestions = this.fallbacks(catalog, exposed);
+      if (!suggestions.length) return result;
+      const structured = result.structuredContent && typeof result.structuredContent === 'object' && !Array.isArray(result.structuredContent) ? (result.structuredContent as Params) : {};
+      const content = Array.isArray(result.content) ? result.content : [];
+      return {
+        ...result,
+        content: [...content, { type: 'text', text: `Fallback suggestions: ${suggestions.map((s) => s.toolKey).join(', ')} (similar tools; see structuredContent.fallback_suggestions).` }],
+        structuredContent: { ...structured, fallback_suggestions: suggestions },
+      };
+    } catch (error) {
+      const failure = error as { code?: unknown; data?: unknown; message?: string };
+      if (typeof failure.code === 'number' && !ctx.mcpReq.signal.aborted) {
+        const suggestions = this.fallbacks(catalog, exposed);
+        if (suggestions.length) {
+          const data = failure.data && typeof failure.data === 'object' && !Array.isArray(failure.data) ? (failure.data as Params) : failure.data === undefined ? {} : { detail: failure.data };
+          failure.data = { ...data, fallback_suggestions: suggestions };
+        }
+      }
+      throw error;
+    }
+  }
+
+  /** Similar tools for a failing one (never itself, never a tool of a server that is down). */
+  fallbacks(catalog: Catalog, exposed: string): FallbackSuggestion[] {
+    try {
+      return this.gateway.fallbacksFor(catalog, exposed);
+    } catch (error) {
+      // Suggestions are a courtesy: they must never hide the real failure.
+      this.gateway.log.warn({ tool: exposed, err: (error as Error).message }, 'fallback suggestions failed');
+      return [];
+    }
+  }
+
   private toolsetContext(): ToolsetToolContext {
     const toolsets = this.gateway.toolsets;
     if (!toolsets) throw new ProtocolError(-32603, 'Toolsets need the store, and this gateway runs without one.');
@@ -194,6 +337,7 @@ export class GatewaySession {
       return this.forward(connection, request, params, ctx, name);
     }
     if (kind === 'tools' && this.view.kind === 'toolset' && TOOLSET_TOOL_NAMES.has(name)) return callToolsetTool(this.toolsetContext(), name, params.arguments);
+    if (kind === 'tools' && this.isMetaView() && META_TOOL_NAMES.has(name)) return this.callMetaTool(name, request, params, ctx);
     const catalog = await this.catalog();
     let table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
     let entry = table.resolve(name);
@@ -213,6 +357,7 @@ export class GatewaySession {
       const where = this.view.kind === 'fixed-toolset' ? `toolset "${this.view.name}"` : 'the equipped toolset';
       throw new ProtocolError(-32602, `Tool "${name}" is not in ${where}. List tools to see what is available, or equip a toolset that has it.`, { name });
     }
+    if (kind === 'tools') return this.forwardTool(catalog, entry, name, request, { ...params, name: entry.originalName }, ctx);
     const connection = await this.connectionFor(entry.serverKey);
     return this.forward(connection, request, { ...params, name: entry.originalName }, ctx, name);
   }

@@ -2,7 +2,7 @@
 // /servers/{key}/mcp and /s/{key}/mcp), /healthz, and the Host/Origin guard in front of them.
 import { Hono } from 'hono';
 import type { Gateway } from '../gateway/gateway.js';
-import { ALL, MANAGEMENT, TOOLSET_MODE, type Mode } from '../gateway/view.js';
+import { MANAGEMENT, viewForMode, type Mode } from '../gateway/view.js';
 import { originGuard, type GuardOptions } from './guard.js';
 import { HttpSessions } from './sessions.js';
 import { changesFor, parseLimit } from '../cli/changes.js';
@@ -82,7 +82,8 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
     return c.body(await gateway.metrics.render(), 200, { 'content-type': gateway.metrics.contentType });
   });
 
-  app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', options.mode === 'toolset' ? TOOLSET_MODE : ALL));
+  const mainView = viewForMode(options.mode ?? 'passthrough');
+  app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', mainView));
   app.all('/toolsets/:name/mcp', (c) => {
     const name = c.req.param('name');
     if (!gateway.toolsets?.get(name)) {

@@ -278,6 +278,10 @@ describe('settings', () => {
       preconnect: [],
       mode: 'passthrough',
       metricsRetentionDays: 7,
+      keepTools: [],
+      maxTools: 40,
+      tokenBudget: 20_000,
+      maxFallbacks: 3,
     });
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
   });
@@ -302,6 +306,10 @@ describe('settings', () => {
       preconnect: ['a'],
       mode: 'toolset',
       metricsRetentionDays: 30,
+      keepTools: ['everything_echo'],
+      maxTools: 25,
+      tokenBudget: 8000,
+      maxFallbacks: 5,
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
     const partial = await load({ mcpServers: {}, switchboard: { resilience: { retry: { maxAttempts: 9 } } } });

@@ -23,6 +23,7 @@ describe('management endpoint', () => {
         expect(tools.map((t: { name: string }) => t.name)).toEqual([
           'get_tool_metrics',
           'reset_tool_metrics',
+          'get_tool_alternatives',
           'discover-all-tools',
           'build-toolset',
           'equip-toolset',

@@ -1,0 +1,65 @@
+// Owns the tool categories of meta mode: a small keyword table over a tool's name and description.
+// A tool gets the category whose keywords it mentions most (ties: the earlier row); none: "other".
+// Deliberately simple and predictable; the table is documented in docs/meta-mode.md.
+
+export interface Category {
+  name: string;
+  description: string;
+  keywords: readonly string[];
+}
+
+export const CATEGORIES: readonly Category[] = [
+  { name: 'files', description: 'Read, write, list and search files and directories', keywords: ['file', 'files', 'directory', 'directories', 'folder', 'path', 'filesystem'] },
+  { name: 'code', description: 'Repositories, issues, pull requests, commits, branches', keywords: ['git', 'github', 'gitlab', 'repository', 'repo', 'commit', 'branch', 'pull', 'issue', 'merge', 'code'] },
+  { name: 'database', description: 'SQL and key-value stores, queries and tables', keywords: ['sql', 'database', 'table', 'postgres', 'postgresql', 'mysql', 'sqlite', 'redis', 'mongodb', 'key', 'schema'] },
+  { name: 'web', description: 'Web search, fetching pages and URLs', keywords: ['search', 'web', 'fetch', 'url', 'http', 'scrape', 'crawl', 'news', 'internet'] },
+  { name: 'browser', description: 'Drive a browser: navigate, click, screenshots', keywords: ['browser', 'navigate', 'click', 'screenshot', 'puppeteer', 'playwright', 'page', 'dom'] },
+  { name: 'communication', description: 'Messages, channels, email, chat', keywords: ['slack', 'message', 'messages', 'channel', 'email', 'mail', 'chat', 'post', 'reply', 'send'] },
+  { name: 'knowledge', description: 'Memory, knowledge graphs, entities, notes', keywords: ['memory', 'knowledge', 'graph', 'entity', 'entities', 'relation', 'relations', 'observation', 'observations', 'note', 'notes'] },
+  { name: 'documents', description: 'Documents, drives, spreadsheets, PDFs', keywords: ['document', 'documents', 'drive', 'gdrive', 'sheet', 'spreadsheet', 'pdf', 'docs'] },
+  { name: 'maps', description: 'Places, geocoding, directions, distances', keywords: ['map', 'maps', 'location', 'geocode', 'place', 'places', 'directions', 'distance', 'address', 'elevation'] },
+  { name: 'media', description: 'Images, audio and video', keywords: ['image', 'images', 'audio', 'video', 'picture', 'photo', 'art', 'generate'] },
+  { name: 'reasoning', description: 'Step-by-step thinking and planning aids', keywords: ['thinking', 'thought', 'reasoning', 'reflect', 'plan', 'problem'] },
+  { name: 'time', description: 'Dates, times, time zones, calendars', keywords: ['time', 'date', 'timezone', 'calendar', 'schedule', 'clock'] },
+  { name: 'utilities', description: 'Echo, math, testing and diagnostics', keywords: ['echo', 'add', 'sum', 'calculate', 'math', 'test', 'debug', 'env', 'environment', 'sample', 'annotated', 'ping', 'log'] },
+];
+
+export const OTHER: Category = { name: 'other', description: 'Tools that fit no other category', keywords: [] };
+
+const KEYWORD_INDEX: ReadonlyMap<string, number[]> = (() => {
+  const index = new Map<string, number[]>();
+  CATEGORIES.forEach((category, row) => {
+    for (const keyword of category.keywords) index.set(keyword, [...(index.get(keyword) ?? []), row]);
+  });
+  return index;
+})();
+
+/** Lower-case words of a text (camelCase and snake_case split). */
+function words(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** The category of a tool from its name (counted twice) and description. */
+export function inferCategory(name: string, description = ''): string {
+  const counts = new Array<number>(CATEGORIES.length).fill(0);
+  const nameWords = words(name);
+  for (const word of [...nameWords, ...nameWords, ...words(description)]) {
+    for (const row of KEYWORD_INDEX.get(word) ?? []) counts[row]! += 1;
+  }
+  let best = -1;
+  let bestCount = 0;
+  counts.forEach((count, row) => {
+    if (count > bestCount) [best, bestCount] = [row, count];
+  });
+  return best < 0 ? OTHER.name : CATEGORIES[best]!.name;
+}
+
+export function categoryDescription(name: string): string {
+  return CATEGORIES.find((c) => c.name === name)?.description ?? OTHER.description;
+}
+
+export const CATEGORY_NAMES: readonly string[] = [...CATEGORIES.map((c) => c.name), OTHER.name];

@@ -1,0 +1,54 @@
+// Fallback suggestions through a real client over HTTP: a fixture server killed mid-call yields
+// similar tools (never the failing one), and the management tool get_tool_alternatives ranks the
+// same tool of a twin server first.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { connectHttp, fixtureServer, newClient, startHttpGateway, writeConfig, type RunningGateway } from '../helpers/gateway.js';
+
+const ANY = z.any();
+type Json = Record<string, any>;
+
+describe('fallback suggestions over HTTP', () => {
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    const config = await writeConfig({ fault: fixtureServer('fault-server.ts'), spare: fixtureServer('fault-server.ts') });
+    gateway = await startHttpGateway(config);
+  });
+  afterAll(async () => gateway?.close());
+
+  it('suggests similar tools when a server is killed mid-call, never the failing tool', async () => {
+    const user = await connectHttp(gateway.url, newClient());
+    try {
+      const error = (await user.client.request({ method: 'tools/call', params: { name: 'fault_crash', arguments: {} } }, ANY).then(
+        () => {
+          throw new Error('expected an error');
+        },
+        (e: unknown) => e,
+      )) as { data: Json };
+      const suggestions = error.data.fallback_suggestions as Json[];
+      expect(suggestions.length).toBeGreaterThan(0);
+      expect(suggestions.length).toBeLessThanOrEqual(3);
+      expect(suggestions.map((s) => s.toolKey)).not.toContain('fault_crash');
+      expect(suggestions[0].toolKey).toBe('spare_crash');
+      expect(suggestions[0].similarity).toBe(1);
+    } finally {
+      await user.close();
+    }
+  });
+
+  it('get_tool_alternatives ranks the twin server first and excludes the tool itself', async () => {
+    const admin = await connectHttp(gateway.url, newClient(), '/gateway/mcp');
+    try {
+      const result = await admin.client.request({ method: 'tools/call', params: { name: 'get_tool_alternatives', arguments: { server: 'spare', tool: 'slow' } } }, ANY);
+      const { tool, alternatives } = result.structuredContent as Json;
+      expect(tool).toEqual({ server: 'spare', tool: 'slow', toolKey: 'spare_slow' });
+      expect(alternatives[0].toolKey).toBe('fault_slow');
+      expect(alternatives.map((a: Json) => a.toolKey)).not.toContain('spare_slow');
+      for (const a of alternatives) expect(a.success_rate).toBeGreaterThanOrEqual(0);
+      const bad = await admin.client.request({ method: 'tools/call', params: { name: 'get_tool_alternatives', arguments: { server: 'spare', tool: 'nope' } } }, ANY).catch((e: unknown) => e);
+      expect((bad as Error).message).toContain('no tool "nope"');
+    } finally {
+      await admin.close();
+    }
+  });
+});
