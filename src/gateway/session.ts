@@ -6,7 +6,8 @@ import { Server, ProtocolError } from '@modelcontextprotocol/server';
 import type { JSONRPCRequest, ServerContext, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
 import type { Connection } from '../servers/connection.js';
 import { profileOf, type CapabilityProfile } from '../servers/profile.js';
-import { SERVER_TIMEOUT, SERVER_UNAVAILABLE, serverUnavailable } from '../servers/errors.js';
+import { serverUnavailable } from '../servers/errors.js';
+import { approximateSize, errorClassOf, firstText, outcomeOf } from './call-outcome.js';
 import type { CallOutcome } from '../store/index.js';
 import type { Catalog, Entry } from '../catalog/catalog.js';
 import { closeMatches } from '../catalog/naming.js';
@@ -475,37 +476,4 @@ export class GatewaySession {
     this.closed = true;
     await this.server.close().catch(() => undefined);
   }
-}
-
-function outcomeOf(error: unknown): CallOutcome {
-  const code = (error as { code?: unknown }).code;
-  if (code === SERVER_TIMEOUT) return 'timeout';
-  if (code === SERVER_UNAVAILABLE) return 'server_down';
-  return 'protocol_error';
-}
-
-function errorClassOf(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  return code !== undefined ? String(code) : ((error as Error)?.name ?? 'Error');
-}
-
-function firstText(result: Result | undefined): string | undefined {
-  const content = result?.content;
-  if (!Array.isArray(content)) return undefined;
-  const text = content.find((c: { type?: string }) => c?.type === 'text') as { text?: string } | undefined;
-  return text?.text;
-}
-
-/** Size of a result without serializing it again: the text and binary payloads dominate. */
-function approximateSize(result: Result): number {
-  let bytes = 0;
-  const content = Array.isArray(result.content) ? (result.content as Array<Record<string, unknown>>) : [];
-  for (const item of content) {
-    if (typeof item.text === 'string') bytes += item.text.length;
-    if (typeof item.data === 'string') bytes += item.data.length;
-    const resource = item.resource as Record<string, unknown> | undefined;
-    if (resource && typeof resource.text === 'string') bytes += resource.text.length;
-    if (resource && typeof resource.blob === 'string') bytes += resource.blob.length;
-  }
-  return bytes;
 }
