@@ -464,10 +464,12 @@ export class GatewaySession {
           ...(result && { resultBytes: approximateSize(result) }),
         });
       }
-      this.gateway.log.info(
-        { requestId: ctx.mcpReq.id, session: this.id, method: request.method, server: connection.key, ...(label && { name: label }), durationMs, status: outcome },
-        'forwarded',
-      );
+      if (this.gateway.log.isLevelEnabled('info')) {
+        this.gateway.log.info(
+          { requestId: ctx.mcpReq.id, session: this.id, method: request.method, server: connection.key, ...(label && { name: label }), durationMs, status: outcome },
+          'forwarded',
+        );
+      }
     }
   }
 

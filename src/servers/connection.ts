@@ -393,7 +393,13 @@ export class Connection extends EventEmitter {
       forwarded = { ...params, _meta: { ...(params?._meta as Record<string, unknown> | undefined), progressToken: token } };
     }
     arm();
-    const signal = options.signal ? AbortSignal.any([options.signal, timedOut.signal]) : timedOut.signal;
+    // One controller per call, following the caller's signal by a listener removed afterwards
+    // (cheaper than AbortSignal.any on the hot path).
+    const outer = options.signal;
+    const follow = () => timedOut.abort(outer?.reason);
+    if (outer?.aborted) follow();
+    else outer?.addEventListener('abort', follow, { once: true });
+    const signal = timedOut.signal;
     try {
       const result = await client.request({ method: method as 'ping', params: forwarded }, ANY_RESULT, {
         signal,
@@ -402,7 +408,7 @@ export class Connection extends EventEmitter {
       this.proveAlive();
       return result;
     } catch (error) {
-      if (timedOut.signal.aborted && !options.signal?.aborted) {
+      if (timedOut.signal.aborted && !outer?.aborted) {
         if (this.client === client) this.setState('degraded');
         throw serverTimeout(this.key, method, timeout);
       }
@@ -410,6 +416,7 @@ export class Connection extends EventEmitter {
       throw this.translate(error, method, this.resilience.maxRequestMs);
     } finally {
       clearTimeout(idle);
+      outer?.removeEventListener('abort', follow);
       if (token) this.progress.unregister(token);
     }
   }

@@ -13,11 +13,27 @@ export interface BuiltTransport {
   pid?: () => number | null;
 }
 
+/**
+ * fetch with the configured headers. A POST gets a signal of its own that follows the transport's
+ * long-lived one only while the request is open: Node's fetch adds an abort listener to the signal
+ * it is given and drops it only at garbage collection, so sharing one signal across thousands of
+ * POSTs piles up listeners (and MaxListenersExceeded warnings).
+ */
 function fetchWithHeaders(headers: Record<string, string>): typeof fetch {
-  return (input, init) => {
+  return async (input, init) => {
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
-    return fetch(input, { ...init, headers: merged });
+    const outer = init?.signal;
+    if (!outer || init?.method !== 'POST') return fetch(input, { ...init, headers: merged });
+    const own = new AbortController();
+    const follow = () => own.abort(outer.reason);
+    if (outer.aborted) follow();
+    else outer.addEventListener('abort', follow, { once: true });
+    try {
+      return await fetch(input, { ...init, headers: merged, signal: own.signal });
+    } finally {
+      outer.removeEventListener('abort', follow);
+    }
   };
 }
 

@@ -1,0 +1,25 @@
+// @ts-check
+// Copies the built gateway (dist/) into the run's scratch folder before anything is measured, so
+// every gateway process of a run executes the same code even when dist/ is rebuilt meanwhile (other
+// work on the checkout runs `tsc` too). The copy resolves its packages through a symlink to the
+// project's node_modules; dist/ reads no files relative to itself.
+import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gitRevision } from './report.mjs';
+import { ROOT_DIR } from './root-modules.mjs';
+
+/**
+ * @param {string} tmp the run's scratch folder
+ * @returns {{root: string, main: string, revision: {commit: string | null, src_dirty: boolean | null, src_changes: string[]}} | undefined}
+ */
+export function snapshotGateway(tmp) {
+  const dist = path.join(ROOT_DIR, 'dist');
+  if (!existsSync(path.join(dist, 'cli', 'main.js'))) return undefined;
+  const revision = gitRevision();
+  const root = path.join(tmp, 'switchboard');
+  mkdirSync(root, { recursive: true });
+  cpSync(dist, path.join(root, 'dist'), { recursive: true });
+  writeFileSync(path.join(root, 'package.json'), '{"type": "module"}\n');
+  symlinkSync(path.join(ROOT_DIR, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  return { root, main: path.join(root, 'dist', 'cli', 'main.js'), revision };
+}
