@@ -5,6 +5,7 @@
 //   npm run bench [-- --quick] [--json <path>] [--rounds N] [--targets a,b,...] [--no-build]
 //   npm run bench -- --gateway-rss     the gateway's own RSS (children excluded), stdio and HTTP face
 //   npm run bench -- --profile         CPU profile of the gateway under the sequential workload
+//   npm run bench -- --startup         20 servers: time to the first tools/list (cold, warm cache), RSS
 //
 // The table goes to stdout, progress to stderr. Targets are measured interleaved with their direct
 // baseline (direct, A, direct, B, ...), the order reversed every other round, and the medians of the
@@ -30,6 +31,7 @@ const USAGE = `usage: npm run bench -- [options]
   --gateway-rss           report the gateway's own RSS (children excluded) and exit
   --profile               CPU-profile the gateway under the sequential workload and exit
   --profile-calls N       calls in the profiled workload (default 20000)
+  --startup               20 stdio servers: start to first tools/list, cold and warm cache, peak RSS
   --help`;
 
 const T0 = performance.now();
@@ -49,6 +51,7 @@ function parse() {
         'gateway-rss': { type: 'boolean' },
         profile: { type: 'boolean' },
         'profile-calls': { type: 'string' },
+        startup: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -124,7 +127,7 @@ async function main() {
   try {
     const gateway = snapshotGateway(tmp);
     if (gateway) progress(`measuring the gateway built from ${gateway.revision.commit ?? 'an unknown commit'}${gateway.revision.src_dirty ? ' with uncommitted changes in src/' : ''} (a copy of dist/ in ${gateway.root})`);
-    if ((options['gateway-rss'] || options.profile) && !gateway) {
+    if ((options['gateway-rss'] || options.profile || options.startup) && !gateway) {
       progress('dist/cli/main.js is missing: build the gateway first (npx tsc -p .)');
       process.exitCode = 1;
       return;
@@ -132,6 +135,11 @@ async function main() {
     if (options['gateway-rss'] && gateway) {
       const { gatewayRss } = await import('./lib/gateway-rss.mjs');
       await gatewayRss({ tmp, gatewayMain: gateway.main, progress, json: options.json });
+      return;
+    }
+    if (options.startup && gateway) {
+      const { startupBench } = await import('./lib/startup.mjs');
+      await startupBench({ tmp, gatewayMain: gateway.main, progress, json: options.json });
       return;
     }
     if (options.profile && gateway) {

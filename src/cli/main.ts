@@ -5,17 +5,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { ConfigError } from '../config/index.js';
 import { LOG_LEVELS } from '../logging/logger.js';
 import { VERSION } from '../gateway/gateway.js';
-import { callCommand } from './call.js';
-import { changesCommand } from './changes.js';
 import { UsageError } from './inventory.js';
-import { metricsCommand } from './metrics.js';
-import { refreshCommand } from './refresh.js';
-import { searchCommand } from './search.js';
-import { benchRetrievalCommand } from './bench-retrieval.js';
-import { serveCommand } from './serve.js';
-import { serversCommand } from './servers.js';
-import { toolsCommand } from './tools.js';
-import { toolsetCreate, toolsetDelete, toolsetEquip, toolsetExport, toolsetImport, toolsetList, toolsetShow, toolsetUnequip } from './toolset.js';
 
 function common(command: Command): Command {
   return command
@@ -39,26 +29,26 @@ export function buildProgram(): Command {
     .option('--port <port>', 'HTTP port (default 3333; 0 picks a free one)')
     .addOption(new Option('--mode <mode>', 'what /mcp and stdio serve: every tool, the equipped toolset, the meta-tools, or auto (passthrough up to maxTools, else meta) (default: the "mode" setting, else passthrough)').choices(['passthrough', 'toolset', 'meta', 'auto']))
     .option('--toolset <name>', 'stdio: serve exactly this saved toolset, whatever is equipped')
-    .action((opts) => serveCommand(opts));
+    .action((opts) => import('./serve.js').then((m) => m.serveCommand(opts)));
 
   common(program.command('servers'))
     .description('list configured servers: transport, state, tool count, last error')
     .option('--json', 'print JSON')
-    .action((opts) => serversCommand(opts));
+    .action((opts) => import('./servers.js').then((m) => m.serversCommand(opts)));
 
   common(program.command('tools'))
     .description('list every tool under the name clients see')
     .option('--server <key>', 'only this server')
     .option('--tokens', 'instead: the tokens of the tools/list result per mode (passthrough, meta), counted with gpt-tokenizer (o200k_base)')
     .option('--json', 'print JSON')
-    .action((opts) => toolsCommand(opts));
+    .action((opts) => import('./tools.js').then((m) => m.toolsCommand(opts)));
 
   common(program.command('call'))
     .description('call a tool by its exposed name; arguments as a JSON object')
     .argument('<name>', 'exposed tool name, e.g. everything_echo')
     .argument('[json]', 'arguments as JSON, e.g. \'{"message":"hi"}\'')
     .option('--json', 'print JSON (the default for results)')
-    .action((name, json, opts) => callCommand(name, json, opts));
+    .action((name, json, opts) => import('./call.js').then((m) => m.callCommand(name, json, opts)));
 
   common(program.command('metrics'))
     .description('per-tool call statistics from the store: calls, successes, failures, success rate, p50/p95/p99, last error, last call (starts no server)')
@@ -67,7 +57,7 @@ export function buildProgram(): Command {
     .option('--since <when>', 'only calls since a duration ago (30m, 24h, 7d) or an ISO date (2025-06-01, 2025-06-01T12:00:00Z)')
     .option('--json', 'print JSON')
     .addHelpText('after', '\nReads <data-dir>/switchboard.db, where "switchboard serve" records every tools/call. See docs/metrics.md.')
-    .action((opts) => metricsCommand(opts));
+    .action((opts) => import('./metrics.js').then((m) => m.metricsCommand(opts)));
 
   common(program.command('changes'))
     .description('the catalog audit log, newest first: when each server added, updated or removed a tool, prompt or resource (starts no server)')
@@ -75,7 +65,7 @@ export function buildProgram(): Command {
     .option('--server <key>', 'only this server')
     .option('--limit <n>', 'at most this many rows (default 1000)')
     .option('--json', 'print JSON')
-    .action((opts) => changesCommand(opts));
+    .action((opts) => import('./changes.js').then((m) => m.changesCommand(opts)));
 
   common(program.command('refresh'))
     .description('list servers live, save their listings and count what was added, updated, removed or unchanged')
@@ -94,7 +84,7 @@ export function buildProgram(): Command {
         'with a new time only, as on every refresh.',
       ].join('\n'),
     )
-    .action((opts) => refreshCommand(opts));
+    .action((opts) => import('./refresh.js').then((m) => m.refreshCommand(opts)));
 
   common(program.command('search'))
     .description('search the tools of every configured server by what they do (typos, synonyms and prefixes allowed)')
@@ -102,7 +92,7 @@ export function buildProgram(): Command {
     .option('--limit <n>', 'at most this many results (default 10)')
     .option('--server <key>', 'only this server')
     .option('--json', 'print JSON')
-    .action((query: string[], opts) => searchCommand(query.join(' '), opts));
+    .action((query: string[], opts) => import('./search.js').then((m) => m.searchCommand(query.join(' '), opts)));
 
   program
     .command('bench')
@@ -116,23 +106,23 @@ export function buildProgram(): Command {
     .option('--engine <engine>', 'index (default) or bm25 (the plain reference baseline)')
     .option('--scale <tools>', 'speed run instead: replicate the tools to this many, time indexing, queries and single-tool updates')
     .option('--json <out>', 'also write the results as JSON to this file')
-    .action((opts) => benchRetrievalCommand(opts));
+    .action((opts) => import('./bench-retrieval.js').then((m) => m.benchRetrievalCommand(opts)));
 
   const toolset = program.command('toolset').description('saved toolsets: curated tool lists (see docs/toolsets.md)');
-  common(toolset.command('list')).description('list saved toolsets').option('--json', 'print JSON').action((opts) => toolsetList(opts));
-  common(toolset.command('show')).argument('<name>').description('the tools of a toolset').option('--json', 'print JSON').action((name, opts) => toolsetShow(name, opts));
+  common(toolset.command('list')).description('list saved toolsets').option('--json', 'print JSON').action((opts) => import('./toolset.js').then((m) => m.toolsetList(opts)));
+  common(toolset.command('show')).argument('<name>').description('the tools of a toolset').option('--json', 'print JSON').action((name, opts) => import('./toolset.js').then((m) => m.toolsetShow(name, opts)));
   common(toolset.command('create'))
     .argument('<name>')
     .argument('<tools...>', 'tools as server.tool (checked against the live servers)')
     .option('--description <text>')
     .option('--json', 'print JSON')
     .description('save a toolset (replaces one of the same name)')
-    .action((name, tools, opts) => toolsetCreate(name, tools, opts));
-  common(toolset.command('delete')).argument('<name>').description('delete a toolset').action((name, opts) => toolsetDelete(name, opts));
-  common(toolset.command('equip')).argument('<name>').description('equip a toolset (used by toolset mode)').action((name, opts) => toolsetEquip(name, opts));
-  common(toolset.command('unequip')).description('unequip the equipped toolset').action((opts) => toolsetUnequip(opts));
-  common(toolset.command('export')).argument('[name]', 'one toolset (default: all)').option('--out <file>', 'write to a file').description('export toolsets as JSON').action((name, opts) => toolsetExport(name, opts));
-  common(toolset.command('import')).argument('<file>').description('import toolsets from an export').action((file, opts) => toolsetImport(file, opts));
+    .action((name, tools, opts) => import('./toolset.js').then((m) => m.toolsetCreate(name, tools, opts)));
+  common(toolset.command('delete')).argument('<name>').description('delete a toolset').action((name, opts) => import('./toolset.js').then((m) => m.toolsetDelete(name, opts)));
+  common(toolset.command('equip')).argument('<name>').description('equip a toolset (used by toolset mode)').action((name, opts) => import('./toolset.js').then((m) => m.toolsetEquip(name, opts)));
+  common(toolset.command('unequip')).description('unequip the equipped toolset').action((opts) => import('./toolset.js').then((m) => m.toolsetUnequip(opts)));
+  common(toolset.command('export')).argument('[name]', 'one toolset (default: all)').option('--out <file>', 'write to a file').description('export toolsets as JSON').action((name, opts) => import('./toolset.js').then((m) => m.toolsetExport(name, opts)));
+  common(toolset.command('import')).argument('<file>').description('import toolsets from an export').action((file, opts) => import('./toolset.js').then((m) => m.toolsetImport(file, opts)));
 
   return program;
 }
