@@ -53,6 +53,13 @@ function stdioDownstreamConfig(ctx) {
   return file;
 }
 
+/** The same, with call recording in the store turned off: the metrics cost is the difference. @param {Context} ctx */
+function stdioDownstreamConfigNoRecording(ctx) {
+  const file = path.join(ctx.tmp, 'echo-stdio-norecord.mcp.json');
+  if (!existsSync(file)) writeJson(file, { mcpServers: { echo: ECHO_STDIO }, switchboard: { recordCalls: false } });
+  return file;
+}
+
 /** @param {Context} ctx */
 async function startEchoHttp(ctx) {
   const port = await freePort();
@@ -154,6 +161,17 @@ export const TARGETS = [
     fullOnly: true,
     unavailable: noGateway,
     start: async (ctx) => stdioDeployment({ kind: 'stdio', command: NODE, args: [...gatewayArgs(ctx, 'info'), '--stdio', '--config', stdioDownstreamConfig(ctx)] }),
+  },
+  {
+    id: 'switchboard-stdio-norecord',
+    label: 'Switchboard stdio, call recording off',
+    face: 'stdio',
+    downstream: 'stdio',
+    baseline: 'direct-stdio',
+    group: 'switchboard',
+    unavailable: noGateway,
+    start: async (ctx) =>
+      stdioDeployment({ kind: 'stdio', command: NODE, args: [...gatewayArgs(ctx, ctx.gatewayLogLevel), '--stdio', '--config', stdioDownstreamConfigNoRecording(ctx)] }),
   },
   {
     id: 'switchboard-http',

@@ -60,5 +60,6 @@ export function gatewayFor(config: LoadedConfig, overrides: GatewayOverrides = {
       shutdownGraceMs: r.shutdownGraceMs,
     },
     lazy: overrides.lazy ?? r.lazy,
+    recordCalls: s.recordCalls,
   }, services);
 }

@@ -76,6 +76,8 @@ export interface SwitchboardSettings {
   mode: 'passthrough' | 'toolset' | 'meta' | 'auto';
   /** Raw call rows older than this many whole UTC days are rolled up and deleted. */
   metricsRetentionDays: number;
+  /** Record every tool call in the store (outcome, latency); Prometheus counters are kept either way. */
+  recordCalls: boolean;
   /** Meta mode: exposed tool names always listed directly next to the meta-tools. */
   keepTools: string[];
   /** Auto mode switches to meta above this many exposed tools; serve warns above it. */

@@ -39,6 +39,8 @@ export interface GatewaySettings {
   resilience: ResilienceOptions;
   /** Start servers on first use; list them from the store's cache until then. */
   lazy: boolean;
+  /** Record every tool call in the store. */
+  recordCalls: boolean;
 }
 
 export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
@@ -49,6 +51,7 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   pageSize: DEFAULT_PAGE_SIZE,
   resilience: DEFAULT_RESILIENCE,
   lazy: true,
+  recordCalls: true,
 };
 
 const ROLLUP_EVERY_MS = 60 * 60 * 1000;
@@ -156,7 +159,7 @@ export class Gateway {
   /** Records one finished tool call: durable in the store (before the client gets the answer) and in Prometheus. */
   recordCall(call: CallRecord): void {
     this.metrics?.observeCall(call.server, call.tool, call.outcome, call.durationMs);
-    if (!this.store) return;
+    if (!this.store || !this.settings.recordCalls) return;
     try {
       this.store.metrics.recordCall(call);
     } catch (error) {
