@@ -86,6 +86,9 @@ export class Gateway {
   private listChangedTimer: NodeJS.Timeout | undefined;
   /** Servers started at boot on purpose (lazy: false, preconnect): their bare-profile connection stays up without sessions. */
   private readonly pinned = new Set<string>();
+  /** The server list last applied (with tool-selection overrides), and the overrides by key. */
+  private configured: ServerConfig[] = [];
+  private readonly toolSelections = new Map<string, { enabledTools?: string[]; disabledTools?: string[] }>();
   /** Connections being stopped after their last session ended; close() waits for them. */
   private readonly releasing = new Set<Promise<void>>();
 
@@ -125,6 +128,29 @@ export class Gateway {
 
   /** Applies a server list (at start and on every config change); catalogs follow. */
   async applyServers(servers: ServerConfig[]): Promise<void> {
+    this.configured = servers.map((server) => {
+      const override = this.toolSelections.get(server.key);
+      return override ? { ...server, ...override } : server;
+    });
+    await this.applyConfigured();
+  }
+
+  /**
+   * Changes which tools of a server are visible (enabledTools / disabledTools) without editing the
+   * config file; the override lasts until the gateway stops. The server restarts with the new
+   * selection and clients are told the list changed. Returns false for an unknown server.
+   */
+  async setToolSelection(key: string, selection: { enabledTools?: string[]; disabledTools?: string[] }): Promise<boolean> {
+    if (!this.configured.some((s) => s.key === key)) return false;
+    const override = { enabledTools: selection.enabledTools, disabledTools: selection.disabledTools };
+    this.toolSelections.set(key, override);
+    this.configured = this.configured.map((s) => (s.key === key ? { ...s, ...override } : s));
+    await this.applyConfigured();
+    return true;
+  }
+
+  private async applyConfigured(): Promise<void> {
+    const servers = this.configured;
     const { added, removed, restarted } = await this.pool.apply(servers);
     for (const key of [...removed, ...restarted]) for (const catalog of this.catalogs.values()) catalog.forget(key);
     for (const key of removed) this.metrics?.removeServer(key);

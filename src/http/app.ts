@@ -1,6 +1,7 @@
 // Owns the Hono app of the HTTP face: the MCP endpoints (all servers at /mcp, one server at
 // /servers/{key}/mcp and /s/{key}/mcp), /healthz, and the Host/Origin guard in front of them.
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { Gateway } from '../gateway/gateway.js';
 import { MANAGEMENT, viewForMode, type Mode } from '../gateway/view.js';
 import { originGuard, type GuardOptions } from './guard.js';
@@ -8,6 +9,8 @@ import { HttpSessions } from './sessions.js';
 import { changesFor, parseLimit } from '../cli/changes.js';
 import { UsageError } from '../cli/inventory.js';
 import { parseSince } from '../cli/metrics.js';
+
+const toolSelection = z.strictObject({ enabledTools: z.array(z.string().min(1)).optional(), disabledTools: z.array(z.string().min(1)).optional() });
 
 export interface AppOptions extends GuardOptions {
   sessionIdleMs: number;
@@ -29,6 +32,18 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
   );
 
   app.get('/api/servers', (c) => c.json({ servers: gateway.serverStatus(), sessions: sessions.size }));
+
+  // Which tools of a server are visible: {"enabledTools"?: [...], "disabledTools"?: [...]}, until
+  // the gateway stops (put them in the config file to keep them).
+  app.put('/api/servers/:key/tools', async (c) => {
+    const key = c.req.param('key');
+    const parsed = toolSelection.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) {
+      return c.json({ error: `Expected {"enabledTools"?: string[], "disabledTools"?: string[]}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}` }, 400);
+    }
+    if (!(await gateway.setToolSelection(key, parsed.data))) return c.json({ error: `Unknown server "${key}". Configured: ${gateway.pool.keys().join(', ') || 'none'}.` }, 404);
+    return c.json({ server: key, ...parsed.data });
+  });
 
   // Admin API over the store (docs/metrics.md): per-tool call statistics, their reset, the catalog audit log.
   const noStore = { error: 'this gateway has no store, so it keeps no call metrics or catalog changes (switchboard serve opens <data-dir>/switchboard.db)' };

@@ -20,7 +20,7 @@ function raw(name: string, tools: string[]) {
 
 const SERVERS = {
   git: raw('git', ['status', 'commit', 'log.show', 'diff-files', 'push']),
-  docker: raw('docker', ['ps', 'logs']),
+  docker: raw('docker', ['ps', 'logs', 'list_containers']),
 };
 
 type Client = ReturnType<typeof newClient>;
@@ -31,7 +31,7 @@ async function buildDev(client: Client, name = 'dev') {
   const result = await call(client, 'build-toolset', {
     name,
     description: 'daily work',
-    tools: [{ namespacedName: 'git.status' }, { server: 'docker', tool: 'ps' }, { namespacedName: 'git.log.show' }, { namespacedName: 'git.diff-files' }],
+    tools: [{ namespacedName: 'git.status' }, { server: 'docker', tool: 'ps' }, { namespacedName: 'git.log.show' }, { namespacedName: 'git.diff-files' }, { namespacedName: 'docker.list_containers' }],
   });
   expect(result.isError).not.toBe(true);
 }
@@ -59,7 +59,8 @@ describe('toolsets over HTTP (toolset mode)', () => {
       await buildDev(client);
       await call(client, 'equip-toolset', { name: 'dev' });
       await waitFor(() => changed >= 1, 'list_changed after equip');
-      expect(await names(client)).toEqual([...MANAGEMENT, 'docker_ps', 'git_diff-files', 'git_log_show', 'git_status'].sort());
+      expect(await names(client)).toEqual([...MANAGEMENT, 'docker_list_containers', 'docker_ps', 'git_diff-files', 'git_log_show', 'git_status'].sort());
+      expect(JSON.parse((await call(client, 'docker_list_containers')).content[0].text).tool).toBe('list_containers');
 
       const routed = await call(client, 'git_log_show', { n: 1 });
       expect(JSON.parse(routed.content[0].text)).toEqual({ tool: 'log.show', arguments: { n: 1 } });
@@ -70,9 +71,9 @@ describe('toolsets over HTTP (toolset mode)', () => {
 
       const active = await call(client, 'get-active-toolset');
       expect(active.structuredContent).toMatchObject({ active: 'dev', missing: [] });
-      expect(active.structuredContent.registered.sort()).toEqual(['docker_ps', 'git_diff-files', 'git_log_show', 'git_status']);
+      expect(active.structuredContent.registered.sort()).toEqual(['docker_list_containers', 'docker_ps', 'git_diff-files', 'git_log_show', 'git_status']);
       const listed = await call(client, 'list-toolsets');
-      expect(listed.structuredContent.toolsets).toEqual([{ name: 'dev', description: 'daily work', tools: 4, equipped: true }]);
+      expect(listed.structuredContent.toolsets).toEqual([{ name: 'dev', description: 'daily work', tools: 5, equipped: true }]);
 
       const before = changed;
       await call(client, 'unequip-toolset');
@@ -101,7 +102,7 @@ describe('toolsets over HTTP (toolset mode)', () => {
       expect(await names(again.client)).toEqual([...MANAGEMENT, 'docker_logs'].sort());
 
       const fixed = await connectHttp(gateway.url, newClient(), '/toolsets/dev/mcp');
-      expect(await names(fixed.client)).toEqual(['docker_ps', 'git_diff-files', 'git_log_show', 'git_status']);
+      expect(await names(fixed.client)).toEqual(['docker_list_containers', 'docker_ps', 'git_diff-files', 'git_log_show', 'git_status']);
       expect(JSON.parse((await call(fixed.client, 'git_status')).content[0].text).tool).toBe('status');
       const unknown = await fetch(`${gateway.url}/toolsets/nope/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(unknown.status).toBe(404);
@@ -150,7 +151,7 @@ describe('toolsets over stdio', () => {
     await setup.close();
 
     const fixed = await connectStdio(config, newClient(), ['--toolset', 'dev']);
-    expect(await names(fixed.client)).toEqual(['docker_ps', 'git_diff-files', 'git_log_show', 'git_status']);
+    expect(await names(fixed.client)).toEqual(['docker_list_containers', 'docker_ps', 'git_diff-files', 'git_log_show', 'git_status']);
     await fixed.close();
   });
 });
@@ -163,7 +164,8 @@ describe('per-server tool selection', () => {
     });
     const gateway = await startHttpGateway(config);
     try {
-      const { client } = await connectHttp(gateway.url, newClient());
+      const client = newClient();
+      await connectHttp(gateway.url, client);
       const visible = await names(client);
       expect(visible).toContain('git_commit');
       expect(visible).not.toContain('git_push');
@@ -175,6 +177,22 @@ describe('per-server tool selection', () => {
       expect(await names(direct.client)).not.toContain('push');
       const refused = (await call(direct.client, 'push').catch((e: unknown) => e)) as ProtocolError;
       expect(refused.message).toContain('disabled');
+
+      // The admin API changes the selection at run time; clients are told.
+      let changed = 0;
+      client.setNotificationHandler('notifications/tools/list_changed', () => void changed++);
+      const put = await fetch(`${gateway.url}/api/servers/git/tools`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ disabledTools: ['commit'] }) });
+      expect(put.status).toBe(200);
+      await waitFor(() => changed > 0, 'list_changed after the selection changed');
+      await waitFor(async () => {
+        const now = await names(client);
+        return now.includes('git_push') && !now.includes('git_commit');
+      }, 'push visible again and commit hidden');
+      expect(((await call(client, 'git_commit').catch((e: unknown) => e)) as ProtocolError).code).toBe(-32602);
+      const bad = await fetch(`${gateway.url}/api/servers/git/tools`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ disabledTools: 'commit' }) });
+      expect(bad.status).toBe(400);
+      const unknown = await fetch(`${gateway.url}/api/servers/nope/tools`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(unknown.status).toBe(404);
     } finally {
       await gateway.close();
     }
