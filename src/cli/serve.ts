@@ -36,7 +36,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   }
   const gateway = gatewayFor(config, {}, { store, metrics: createMetricsRegistry() });
   const settings = config.settings;
-  gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks };
+  gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
   await gateway.applyServers(config.servers);
   void gateway
     .warmUp(config.settings.preconnect)

@@ -78,6 +78,8 @@ export interface SwitchboardSettings {
   metricsRetentionDays: number;
   /** Record every tool call in the store (outcome, latency); Prometheus counters are kept either way. */
   recordCalls: boolean;
+  /** When a tool call fails, try the first fallback suggestion with the same arguments. */
+  autoRetryFallback: boolean;
   /** Meta mode: exposed tool names always listed directly next to the meta-tools. */
   keepTools: string[];
   /** Auto mode switches to meta above this many exposed tools; serve warns above it. */

@@ -64,9 +64,13 @@ export interface MetaSettings {
   maxTools: number;
   /** At most this many fallback suggestions on a failed tool call. */
   maxFallbacks: number;
+  /** Tokens of a passthrough tools/list above which serve warns (reported by /api/tokens). */
+  tokenBudget: number;
+  /** A failed call is retried once with the first fallback suggestion (same arguments). */
+  autoRetryFallback: boolean;
 }
 
-export const DEFAULT_META_SETTINGS: MetaSettings = { keepTools: [], maxTools: 40, maxFallbacks: 3 };
+export const DEFAULT_META_SETTINGS: MetaSettings = { keepTools: [], maxTools: 40, maxFallbacks: 3, tokenBudget: 20_000, autoRetryFallback: false };
 
 const LIST_CHANGED: Record<ListKind, string> = {
   tools: 'notifications/tools/list_changed',
@@ -291,20 +295,45 @@ export class Gateway {
     const snapshot = snapshotOf(catalog, (server) => this.pool.config(server)?.description);
     const failing = snapshot.byKey.get(exposed);
     if (!failing) return [];
+    const rates = this.successRates();
     return fallbackSuggestions(snapshot, failing, {
       max,
-      isDown: (server) => {
-        const state = this.pool.connection(server, catalog.profile)?.state;
-        return !this.pool.has(server) || state === 'failed' || state === 'circuit-open' || Boolean(catalog.listing(server).error);
-      },
-      successRate: (server, tool) => {
-        try {
-          return this.store?.metrics.toolStats({ server, tool })[0]?.successRate ?? undefined;
-        } catch {
-          return undefined;
-        }
-      },
+      isDown: (server) => this.isDown(catalog, server),
+      successRate: (server, tool) => rates.get(`${server}\u0000${tool}`),
     });
+  }
+
+  /** Tools for a task: search relevance (0..1) × (0.5 + 0.5 × recorded success rate), servers that are down left out. */
+  recommend(catalog: Catalog, task: string, topK: number): Array<{ toolKey: string; server: string; tool: string; relevance: number; success_rate: number | null; score: number; description: string }> {
+    const snapshot = snapshotOf(catalog, (server) => this.pool.config(server)?.description);
+    const hits = snapshot.search(task, { limit: Math.min(snapshot.size, topK * 4) }).filter((h) => !this.isDown(catalog, h.tool.server));
+    const best = hits[0]?.score ?? 1;
+    const rates = this.successRates();
+    const round = (n: number) => Math.round(n * 1000) / 1000;
+    return hits
+      .map((h) => {
+        const rate = rates.get(`${h.tool.server}\u0000${h.tool.originalName}`);
+        const relevance = h.score / best;
+        return { toolKey: h.tool.key, server: h.tool.server, tool: h.tool.originalName, relevance: round(relevance), success_rate: rate ?? null, score: round(relevance * (0.5 + 0.5 * (rate ?? 1))), description: h.tool.description.slice(0, 150) };
+      })
+      .sort((a, b) => b.score - a.score)
+      .slice(0, topK);
+  }
+
+  private isDown(catalog: Catalog, server: string): boolean {
+    const state = this.pool.connection(server, catalog.profile)?.state;
+    return !this.pool.has(server) || state === 'failed' || state === 'circuit-open' || Boolean(catalog.listing(server).error);
+  }
+
+  /** Recorded success rate per (server, tool), read once (one pass over the metrics). */
+  private successRates(): Map<string, number> {
+    const rates = new Map<string, number>();
+    try {
+      for (const stats of this.store?.metrics.toolStats({}) ?? []) if (stats.successRate !== null) rates.set(`${stats.server}\u0000${stats.tool}`, stats.successRate);
+    } catch (error) {
+      this.log.warn({ err: (error as Error).message }, 'success rates unavailable; ranking without them');
+    }
+    return rates;
   }
 
   /** One state for a server with several connections (one per profile): the best of them. */

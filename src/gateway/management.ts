@@ -98,6 +98,32 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
       return json({ tool: { server, tool, toolKey }, alternatives: gateway.fallbacksFor(catalog, toolKey, max ?? Math.max(1, gateway.meta.maxFallbacks)) });
     },
   },
+  {
+    name: 'recommend_tools',
+    title: 'Recommend tools for a task',
+    description: 'The tools best suited to a task described in words: search relevance weighted by each tool\'s recorded success rate (tools of servers that are down are left out). Use the toolKey with tools/call on /mcp or tool_execute in meta mode.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        task_description: { type: 'string', description: 'What you want to get done, in plain words.' },
+        top_k: { type: 'integer', minimum: 1, maximum: 50, description: 'How many tools (default 5).' },
+        mode: { type: 'string', enum: ['search'], description: 'Ranking: "search" (search with success-rate priors). An LLM re-ranking mode comes with the optimization work.' },
+      },
+      required: ['task_description'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async run(gateway, args) {
+      const input = parse(
+        z.strictObject({ task_description: z.string().min(1), top_k: z.int().min(1).max(50).optional(), mode: z.enum(['search']).optional() }),
+        args,
+        'recommend_tools',
+      );
+      const catalog = gateway.catalogFor(BARE_PROFILE);
+      await catalog.ensure();
+      return json({ task_description: input.task_description, mode: input.mode ?? 'search', tools: gateway.recommend(catalog, input.task_description, input.top_k ?? 5) });
+    },
+  },
 ];
 
 export function managementToolList(): Result[] {

@@ -276,13 +276,14 @@ export class GatewaySession {
    * down), attaches fallback suggestions: in the error's data for protocol errors, in
    * structuredContent (plus one text line) for isError results.
    */
-  private async forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
+  private async forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext, retrying = false): Promise<Result> {
     try {
       const connection = await this.connectionFor(entry.serverKey);
       const result = await this.forward(connection, request, params, ctx, exposed);
       if (result.isError !== true) return result;
       const suggestions = this.fallbacks(catalog, exposed);
       if (!suggestions.length) return result;
+      if (this.gateway.meta.autoRetryFallback && !retrying) return this.retryWithFallback(catalog, suggestions[0]!.toolKey, exposed, result, request, params, ctx);
       const structured = result.structuredContent && typeof result.structuredContent === 'object' && !Array.isArray(result.structuredContent) ? (result.structuredContent as Params) : {};
       const content = Array.isArray(result.content) ? result.content : [];
       return {
@@ -294,6 +295,10 @@ export class GatewaySession {
       const failure = error as { code?: unknown; data?: unknown; message?: string };
       if (typeof failure.code === 'number' && !ctx.mcpReq.signal.aborted) {
         const suggestions = this.fallbacks(catalog, exposed);
+        if (suggestions.length && this.gateway.meta.autoRetryFallback && !retrying) {
+          const original = { isError: true, content: [{ type: 'text', text: failure.message ?? String(error) }], structuredContent: { code: failure.code, data: failure.data ?? null } };
+          return this.retryWithFallback(catalog, suggestions[0]!.toolKey, exposed, original, request, params, ctx);
+        }
         if (suggestions.length) {
           const data = failure.data && typeof failure.data === 'object' && !Array.isArray(failure.data) ? (failure.data as Params) : failure.data === undefined ? {} : { detail: failure.data };
           failure.data = { ...data, fallback_suggestions: suggestions };
@@ -301,6 +306,25 @@ export class GatewaySession {
       }
       throw error;
     }
+  }
+
+  /**
+   * autoRetryFallback: the call failed, so the first suggestion is tried with the same arguments;
+   * the answer carries both outcomes (the fallback's content, then what the original said).
+   */
+  private async retryWithFallback(catalog: Catalog, fallbackKey: string, exposed: string, original: Result, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
+    const entry = catalog.toolTable.resolve(fallbackKey);
+    if (!entry) return original;
+    const retried: Result = await this.forwardTool(catalog, entry, fallbackKey, request, { ...params, name: entry.originalName }, ctx, true).catch(
+      (error: Error): Result => ({ isError: true, content: [{ type: 'text', text: error.message }] }),
+    );
+    const content = Array.isArray(retried.content) ? retried.content : [];
+    const originalText = (Array.isArray(original.content) ? original.content : []).map((c: { text?: string }) => c.text).filter(Boolean).join(' ');
+    return {
+      ...retried,
+      content: [{ type: 'text', text: `${exposed} failed (${originalText.slice(0, 300)}); retried with ${fallbackKey}:` }, ...content],
+      structuredContent: { ...(retried.structuredContent as Params | undefined), auto_retry: { failed: exposed, original, retried_with: fallbackKey } },
+    };
   }
 
   /** Similar tools for a failing one (never itself, never a tool of a server that is down). */

@@ -1,6 +1,8 @@
 // Owns the Hono app of the HTTP face: the MCP endpoints (all servers at /mcp, one server at
 // /servers/{key}/mcp and /s/{key}/mcp), /healthz, and the Host/Origin guard in front of them.
 import { Hono } from 'hono';
+import { BARE_PROFILE } from '../servers/profile.js';
+import { summaryOf, tokenReport } from '../views/budget.js';
 import { z } from 'zod';
 import type { Gateway } from '../gateway/gateway.js';
 import { MANAGEMENT, viewForMode, type Mode } from '../gateway/view.js';
@@ -32,6 +34,16 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
   );
 
   app.get('/api/servers', (c) => c.json({ servers: gateway.serverStatus(), sessions: sessions.size }));
+
+  // Tokens of the tools/list result per mode (passthrough, meta), for clients without capabilities.
+  app.get('/api/tokens', async (c) => {
+    const catalog = gateway.catalogFor(BARE_PROFILE);
+    await catalog.ensure();
+    const entries = catalog.toolTable.entries();
+    const { servers } = summaryOf(entries.map((e) => ({ server: e.serverKey })), gateway.pool.keys());
+    const report = tokenReport(catalog.tools(), servers, gateway.meta.keepTools);
+    return c.json({ ...report, tokenBudget: gateway.meta.tokenBudget, maxTools: gateway.meta.maxTools });
+  });
 
   // Which tools of a server are visible: {"enabledTools"?: [...], "disabledTools"?: [...]}, until
   // the gateway stops (put them in the config file to keep them).

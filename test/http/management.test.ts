@@ -24,6 +24,7 @@ describe('management endpoint', () => {
           'get_tool_metrics',
           'reset_tool_metrics',
           'get_tool_alternatives',
+          'recommend_tools',
           'discover-all-tools',
           'build-toolset',
           'equip-toolset',

@@ -52,3 +52,52 @@ describe('fallback suggestions over HTTP', () => {
     }
   });
 });
+
+describe('recommendations, token report and automatic fallback retry', () => {
+  it('recommend_tools ranks by relevance and recorded success; /api/tokens reports both modes', async () => {
+    const config = await writeConfig({ fault: fixtureServer('fault-server.ts'), spare: fixtureServer('fault-server.ts') });
+    const gateway = await startHttpGateway(config);
+    try {
+      const user = await connectHttp(gateway.url, newClient());
+      // Give one twin a failure record: its success rate drops below the other's.
+      await user.client.request({ method: 'tools/call', params: { name: 'fault_tool_error', arguments: {} } }, ANY);
+      await user.client.request({ method: 'tools/call', params: { name: 'spare_tool_error', arguments: {} } }, ANY);
+      await user.client.request({ method: 'tools/call', params: { name: 'spare_ok', arguments: {} } }, ANY);
+      const admin = await connectHttp(gateway.url, newClient(), '/gateway/mcp');
+      const result = await admin.client.request({ method: 'tools/call', params: { name: 'recommend_tools', arguments: { task_description: 'return a deliberate tool error', top_k: 2 } } }, ANY);
+      const tools = result.structuredContent.tools as Json[];
+      expect(tools).toHaveLength(2);
+      expect(tools.map((t) => t.tool)).toEqual(['tool_error', 'tool_error']);
+      for (const t of tools) expect(t.relevance).toBeGreaterThan(0);
+      const bad = await admin.client.request({ method: 'tools/call', params: { name: 'recommend_tools', arguments: {} } }, ANY).catch((e: unknown) => e);
+      expect((bad as Error).message).toContain('task_description');
+
+      const tokens = (await (await fetch(`${gateway.url}/api/tokens`)).json()) as Json;
+      expect(tokens.passthrough.tools).toBe(20);
+      expect(tokens.meta.tools).toBe(3);
+      expect(tokens.meta.tokens).toBeLessThan(tokens.passthrough.tokens);
+      expect(tokens.tokenBudget).toBe(20000);
+      await admin.close();
+      await user.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('autoRetryFallback retries a failed call with the first suggestion and returns both outcomes', async () => {
+    const config = await writeConfig({ fault: fixtureServer('fault-server.ts'), spare: fixtureServer('fault-server.ts') }, { autoRetryFallback: true });
+    const gateway = await startHttpGateway(config);
+    try {
+      const user = await connectHttp(gateway.url, newClient());
+      const result = await user.client.request({ method: 'tools/call', params: { name: 'fault_tool_error', arguments: {} } }, ANY);
+      expect(result.structuredContent.auto_retry).toMatchObject({ failed: 'fault_tool_error', retried_with: 'spare_tool_error' });
+      expect(result.content[0].text).toContain('retried with spare_tool_error');
+      // A crashing server: the retry on the twin fails the same way, and the answer says so.
+      const crashed = await user.client.request({ method: 'tools/call', params: { name: 'fault_crash', arguments: {} } }, ANY);
+      expect(crashed.structuredContent.auto_retry.failed).toBe('fault_crash');
+      await user.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+});
