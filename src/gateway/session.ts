@@ -18,21 +18,8 @@ import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type ToolsetToolC
 import type { View } from './view.js';
 import type { Gateway } from './gateway.js';
 import type { NamedEntry } from '../catalog/naming.js';
-import { snapshotOf, type MetaSnapshot } from '../views/meta-index.js';
-import {
-  META_TOOL_NAMES,
-  TOOL_CAPABILITIES,
-  TOOL_DISCOVERY,
-  actionableError,
-  metaToolDefinitions,
-  parseExecute,
-  runCapabilities,
-  runDiscovery,
-  suggestionsFor,
-  summaryOf,
-  type MetaEnvironment,
-} from '../views/meta-tools.js';
-import { validateArguments, describeIssues } from '../views/validate.js';
+import { META_TOOL_NAMES } from '../views/meta-tools.js';
+import { callMetaTool, metaToolList } from './meta-calls.js';
 import type { FallbackSuggestion } from '../views/fallbacks.js';
 
 type Params = Record<string, unknown>;
@@ -67,7 +54,7 @@ export class GatewaySession {
   private cachedProfile: CapabilityProfile | undefined;
 
   constructor(
-    private readonly gateway: Gateway,
+    readonly gateway: Gateway,
     options: SessionOptions,
   ) {
     this.view = options.view;
@@ -106,7 +93,7 @@ export class GatewaySession {
     return (LOG_SEVERITY[level] ?? 0) >= (LOG_SEVERITY[this.logLevel] ?? 0);
   }
 
-  private async catalog(): Promise<Catalog> {
+  async catalog(): Promise<Catalog> {
     const catalog = this.gateway.catalogFor(this.profile);
     await catalog.ensure(this.view.kind === 'server' ? [this.view.server] : undefined);
     return catalog;
@@ -126,7 +113,7 @@ export class GatewaySession {
           : this.isToolsetView()
             ? this.toolsetTools(catalog)
             : this.showsMetaTools(catalog)
-              ? this.metaTools(catalog)
+              ? metaToolList(this.gateway, catalog)
               : catalog.tools();
         const { items, nextCursor } = page('tools', tools, params.cursor, pageSize);
         return { tools: items, ...(nextCursor && { nextCursor }) };
@@ -204,65 +191,8 @@ export class GatewaySession {
     return this.view.kind === 'auto' && catalog.tools().length > this.gateway.meta.maxTools;
   }
 
-  private snapshot(catalog: Catalog): MetaSnapshot {
-    return snapshotOf(catalog, (server) => this.gateway.pool.config(server)?.description);
-  }
-
-  /** The meta-tools (described from the live catalog), then the keepTools that exist. */
-  private metaTools(catalog: Catalog): Entry[] {
-    const snapshot = this.snapshot(catalog);
-    const keep = new Set(this.gateway.meta.keepTools);
-    const kept = catalog.tools().filter((t) => keep.has(t.name as string));
-    return [...metaToolDefinitions(summaryOf(snapshot.tools, this.gateway.pool.keys())), ...kept];
-  }
-
-  private metaEnvironment(catalog: Catalog): MetaEnvironment {
-    return { snapshot: this.snapshot(catalog), serverKeys: this.gateway.pool.keys(), status: (server) => this.serverStatusOf(catalog, server) };
-  }
-
-  private serverStatusOf(catalog: Catalog, server: string): { status: string; error?: string } {
-    const listing = catalog.listing(server);
-    const state = this.gateway.pool.connection(server, this.profile)?.state ?? 'configured';
-    const status = listing.cached && state !== 'connected' ? `${state} (listed from cache; starts on first use)` : state;
-    return { status, ...(listing.error && { error: listing.error }) };
-  }
-
-  private async callMetaTool(name: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
-    const catalog = await this.catalog();
-    if (name === TOOL_DISCOVERY) return runDiscovery(this.metaEnvironment(catalog), params.arguments);
-    if (name === TOOL_CAPABILITIES) return runCapabilities(this.metaEnvironment(catalog), params.arguments);
-    const { toolKey, arguments: args } = parseExecute(params.arguments);
-    if (META_TOOL_NAMES.has(toolKey)) {
-      throw actionableError('meta_tool', `"${toolKey}" is a meta-tool, not a catalog tool.`, [`Call ${toolKey} directly.`, 'Pass tool_execute a toolKey returned by tool_discovery.']);
-    }
-    const { catalog: current, entry } = await this.resolveTool(catalog, toolKey);
-    if (!entry) {
-      const snapshot = this.snapshot(current);
-      throw actionableError(
-        'unknown_tool',
-        `Unknown toolKey "${toolKey}": no connected server offers it (it may have been removed, disabled, or misspelt).`,
-        ['Call tool_discovery with what you want to do and use a toolKey it returns.', 'Call tool_capabilities to see the servers and their status.'],
-        suggestionsFor(snapshot, toolKey),
-        { toolKey },
-      );
-    }
-    const tool = this.snapshot(current).byKey.get(toolKey);
-    const verdict = validateArguments(tool?.definition.inputSchema, args);
-    if (!verdict.valid) {
-      const message = `Invalid arguments for ${toolKey}: ${describeIssues(verdict.issues)}. Schema excerpt: ${JSON.stringify(verdict.schemaExcerpt)}`;
-      const recovery = ['Fix the listed fields and call tool_execute again.', `tool_discovery {"query": "${toolKey}", "detailLevel": "full"} shows the whole inputSchema.`];
-      return {
-        isError: true,
-        content: [{ type: 'text', text: `${message} Recovery: ${recovery.join(' ')}` }],
-        structuredContent: { errorType: 'invalid_arguments', toolKey, issues: verdict.issues, schema: verdict.schemaExcerpt ?? {}, recovery },
-      };
-    }
-    const { arguments: _wrapped, name: _metaTool, ...rest } = params;
-    return this.forwardTool(current, entry, toolKey, request, { ...rest, name: entry.originalName, arguments: args }, ctx);
-  }
-
   /** Resolves an exposed tool name; a stale cache (servers listed from the store) is re-listed live once. */
-  private async resolveTool(catalog: Catalog, name: string): Promise<{ catalog: Catalog; entry: NamedEntry | undefined }> {
+  async resolveTool(catalog: Catalog, name: string): Promise<{ catalog: Catalog; entry: NamedEntry | undefined }> {
     let entry = catalog.toolTable.resolve(name);
     if (!entry && catalog.cachedServers().length) {
       await Promise.all(catalog.cachedServers().map((key) => catalog.refresh(key)));
@@ -276,7 +206,7 @@ export class GatewaySession {
    * down), attaches fallback suggestions: in the error's data for protocol errors, in
    * structuredContent (plus one text line) for isError results.
    */
-  private async forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext, retrying = false): Promise<Result> {
+  async forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext, retrying = false): Promise<Result> {
     try {
       const connection = await this.connectionFor(entry.serverKey);
       const result = await this.forward(connection, request, params, ctx, exposed);
@@ -362,7 +292,7 @@ export class GatewaySession {
       return this.forward(connection, request, params, ctx, name);
     }
     if (kind === 'tools' && this.view.kind === 'toolset' && TOOLSET_TOOL_NAMES.has(name)) return callToolsetTool(this.toolsetContext(), name, params.arguments);
-    if (kind === 'tools' && this.isMetaView() && META_TOOL_NAMES.has(name)) return this.callMetaTool(name, request, params, ctx);
+    if (kind === 'tools' && this.isMetaView() && META_TOOL_NAMES.has(name)) return callMetaTool(this, name, request, params, ctx);
     const catalog = await this.catalog();
     let table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
     let entry = table.resolve(name);

@@ -1,0 +1,91 @@
+// Owns answering the meta-tools of a session in meta or auto mode: the tools/list of meta mode
+// (described from the live catalog), tool_discovery, tool_capabilities, and tool_execute (checked
+// against the tool's schema, then forwarded like any tools/call).
+import type { JSONRPCRequest, ServerContext } from '@modelcontextprotocol/server';
+import type { Catalog, Entry } from '../catalog/catalog.js';
+import type { NamedEntry } from '../catalog/naming.js';
+import type { CapabilityProfile } from '../servers/profile.js';
+import { snapshotOf, type MetaSnapshot } from '../views/meta-index.js';
+import {
+  META_TOOL_NAMES,
+  TOOL_CAPABILITIES,
+  TOOL_DISCOVERY,
+  actionableError,
+  metaToolDefinitions,
+  parseExecute,
+  runCapabilities,
+  runDiscovery,
+  suggestionsFor,
+  summaryOf,
+  type MetaEnvironment,
+} from '../views/meta-tools.js';
+import { describeIssues, validateArguments } from '../views/validate.js';
+import type { Gateway } from './gateway.js';
+
+type Params = Record<string, unknown>;
+type Result = Record<string, unknown>;
+
+/** What the meta calls need from their session. */
+export interface MetaHost {
+  readonly gateway: Gateway;
+  readonly profile: CapabilityProfile;
+  catalog(): Promise<Catalog>;
+  resolveTool(catalog: Catalog, name: string): Promise<{ catalog: Catalog; entry: NamedEntry | undefined }>;
+  forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result>;
+}
+
+function snapshot(gateway: Gateway, catalog: Catalog): MetaSnapshot {
+  return snapshotOf(catalog, (server) => gateway.pool.config(server)?.description);
+}
+
+/** The meta-tools (described from the live catalog), then the keepTools that exist. */
+export function metaToolList(gateway: Gateway, catalog: Catalog): Entry[] {
+  const current = snapshot(gateway, catalog);
+  const keep = new Set(gateway.meta.keepTools);
+  const kept = catalog.tools().filter((t) => keep.has(t.name as string));
+  return [...metaToolDefinitions(summaryOf(current.tools, gateway.pool.keys())), ...kept];
+}
+
+function environment(host: MetaHost, catalog: Catalog): MetaEnvironment {
+  return { snapshot: snapshot(host.gateway, catalog), serverKeys: host.gateway.pool.keys(), status: (server) => serverStatus(host, catalog, server) };
+}
+
+function serverStatus(host: MetaHost, catalog: Catalog, server: string): { status: string; error?: string } {
+  const listing = catalog.listing(server);
+  const state = host.gateway.pool.connection(server, host.profile)?.state ?? 'configured';
+  const status = listing.cached && state !== 'connected' ? `${state} (listed from cache; starts on first use)` : state;
+  return { status, ...(listing.error && { error: listing.error }) };
+}
+
+export async function callMetaTool(host: MetaHost, name: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
+  const catalog = await host.catalog();
+  if (name === TOOL_DISCOVERY) return runDiscovery(environment(host, catalog), params.arguments);
+  if (name === TOOL_CAPABILITIES) return runCapabilities(environment(host, catalog), params.arguments);
+  const { toolKey, arguments: args } = parseExecute(params.arguments);
+  if (META_TOOL_NAMES.has(toolKey)) {
+    throw actionableError('meta_tool', `"${toolKey}" is a meta-tool, not a catalog tool.`, [`Call ${toolKey} directly.`, 'Pass tool_execute a toolKey returned by tool_discovery.']);
+  }
+  const { catalog: current, entry } = await host.resolveTool(catalog, toolKey);
+  if (!entry) {
+    throw actionableError(
+      'unknown_tool',
+      `Unknown toolKey "${toolKey}": no connected server offers it (it may have been removed, disabled, or misspelt).`,
+      ['Call tool_discovery with what you want to do and use a toolKey it returns.', 'Call tool_capabilities to see the servers and their status.'],
+      suggestionsFor(snapshot(host.gateway, current), toolKey),
+      { toolKey },
+    );
+  }
+  const tool = snapshot(host.gateway, current).byKey.get(toolKey);
+  const verdict = validateArguments(tool?.definition.inputSchema, args);
+  if (!verdict.valid) {
+    const message = `Invalid arguments for ${toolKey}: ${describeIssues(verdict.issues)}. Schema excerpt: ${JSON.stringify(verdict.schemaExcerpt)}`;
+    const recovery = ['Fix the listed fields and call tool_execute again.', `tool_discovery {"query": "${toolKey}", "detailLevel": "full"} shows the whole inputSchema.`];
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `${message} Recovery: ${recovery.join(' ')}` }],
+      structuredContent: { errorType: 'invalid_arguments', toolKey, issues: verdict.issues, schema: verdict.schemaExcerpt ?? {}, recovery },
+    };
+  }
+  const { arguments: _wrapped, name: _metaTool, ...rest } = params;
+  return host.forwardTool(current, entry, toolKey, request, { ...rest, name: entry.originalName, arguments: args }, ctx);
+}
