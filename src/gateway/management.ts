@@ -5,6 +5,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Gateway } from './gateway.js';
 import { BARE_PROFILE } from '../servers/profile.js';
+import { jsonResult, parseArguments } from '../views/tool-results.js';
 
 type Result = Record<string, unknown>;
 
@@ -27,21 +28,12 @@ const SERVER_TOOL_SCHEMA = {
   additionalProperties: false,
 };
 
-function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
-  const result = schema.safeParse(args ?? {});
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-  throw new ProtocolError(-32602, `Invalid arguments for ${tool}: ${issues}`, { tool, issues: result.error.issues });
-}
 
 function needStore(gateway: Gateway, tool: string) {
   if (!gateway.store) throw new ProtocolError(-32603, `${tool} needs the metrics store, and this gateway runs without one.`);
   return gateway.store;
 }
 
-function json(value: Record<string, unknown>): Result {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
-}
 
 export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
   {
@@ -51,9 +43,9 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
     inputSchema: SERVER_TOOL_SCHEMA,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run(gateway, args) {
-      const { server, tool } = parse(serverTool, args, 'get_tool_metrics');
+      const { server, tool } = parseArguments(serverTool, args, 'get_tool_metrics');
       const tools = needStore(gateway, 'get_tool_metrics').metrics.toolStats({ server, tool });
-      return json({ tools });
+      return jsonResult({ tools });
     },
   },
   {
@@ -63,9 +55,9 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
     inputSchema: SERVER_TOOL_SCHEMA,
     annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run(gateway, args) {
-      const { server, tool } = parse(serverTool, args, 'reset_tool_metrics');
+      const { server, tool } = parseArguments(serverTool, args, 'reset_tool_metrics');
       const deleted = needStore(gateway, 'reset_tool_metrics').metrics.reset({ server, tool });
-      return json({ reset: { server: server ?? null, tool: tool ?? null }, ...deleted });
+      return jsonResult({ reset: { server: server ?? null, tool: tool ?? null }, ...deleted });
     },
   },
   {
@@ -84,7 +76,7 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(gateway, args) {
-      const { server, tool, max } = parse(z.strictObject({ server: z.string().min(1), tool: z.string().min(1), max: z.int().min(1).max(20).optional() }), args, 'get_tool_alternatives');
+      const { server, tool, max } = parseArguments(z.strictObject({ server: z.string().min(1), tool: z.string().min(1), max: z.int().min(1).max(20).optional() }), args, 'get_tool_alternatives');
       if (!gateway.pool.has(server)) {
         throw new ProtocolError(-32602, `Unknown server "${server}". Configured: ${gateway.pool.keys().join(', ') || 'none'}.`, { server, servers: gateway.pool.keys() });
       }
@@ -95,7 +87,7 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
         const known = catalog.listing(server).tools.map((t) => t.name as string);
         throw new ProtocolError(-32602, `Server "${server}" has no tool "${tool}" (original names: ${known.join(', ') || 'none listed'}).`, { server, tool, tools: known });
       }
-      return json({ tool: { server, tool, toolKey }, alternatives: gateway.fallbacksFor(catalog, toolKey, max ?? Math.max(1, gateway.meta.maxFallbacks)) });
+      return jsonResult({ tool: { server, tool, toolKey }, alternatives: gateway.fallbacksFor(catalog, toolKey, max ?? Math.max(1, gateway.meta.maxFallbacks)) });
     },
   },
   {
@@ -114,14 +106,14 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(gateway, args) {
-      const input = parse(
+      const input = parseArguments(
         z.strictObject({ task_description: z.string().min(1), top_k: z.int().min(1).max(50).optional(), mode: z.enum(['search']).optional() }),
         args,
         'recommend_tools',
       );
       const catalog = gateway.catalogFor(BARE_PROFILE);
       await catalog.ensure();
-      return json({ task_description: input.task_description, mode: input.mode ?? 'search', tools: gateway.recommend(catalog, input.task_description, input.top_k ?? 5) });
+      return jsonResult({ task_description: input.task_description, mode: input.mode ?? 'search', tools: gateway.recommend(catalog, input.task_description, input.top_k ?? 5) });
     },
   },
 ];

@@ -8,6 +8,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import { ToolReferenceError } from '../views/toolset-refs.js';
 import type { ToolsetService } from '../views/toolsets.js';
 import type { ManagementTool } from './management.js';
+import { errorResult, jsonResult, parseArguments } from '../views/tool-results.js';
 
 type Result = Record<string, unknown>;
 
@@ -20,20 +21,8 @@ export interface ToolsetToolContext {
 const name = z.string().min(1).max(100);
 const reference = z.union([z.strictObject({ namespacedName: z.string().min(3) }), z.strictObject({ server: z.string().min(1), tool: z.string().min(1) })]);
 
-function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
-  const result = schema.safeParse(args ?? {});
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-  throw new ProtocolError(-32602, `Invalid arguments for ${tool}: ${issues}`, { tool, issues: result.error.issues });
-}
 
-function json(value: Record<string, unknown>): Result {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
-}
 
-function failure(message: string, data: Record<string, unknown> = {}): Result {
-  return { isError: true, content: [{ type: 'text', text: message }], structuredContent: { error: message, ...data } };
-}
 
 const NAME_ONLY = { type: 'object', properties: { name: { type: 'string', description: 'The toolset name.' } }, required: ['name'], additionalProperties: false };
 const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
@@ -51,7 +40,7 @@ export const TOOLSET_TOOLS = [
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (ctx, args) => {
-      const { server } = parse(z.strictObject({ server: z.string().optional() }), args, 'discover-all-tools');
+      const { server } = parseArguments(z.strictObject({ server: z.string().optional() }), args, 'discover-all-tools');
       const catalog = await ctx.catalog();
       const tools = catalog.toolTable
         .entries()
@@ -61,7 +50,7 @@ export const TOOLSET_TOOLS = [
           return { name: e.exposed, server: e.serverKey, tool: e.originalName, namespacedName: `${e.serverKey}.${e.originalName}`, description: (definition?.description as string | undefined) ?? '' };
         });
       const unavailable = ctx.serverKeys().filter((k) => catalog.listing(k).error).map((k) => ({ server: k, reason: catalog.listing(k).error }));
-      return json({ tools, unavailable });
+      return jsonResult({ tools, unavailable });
     },
   ),
   tool(
@@ -91,12 +80,12 @@ export const TOOLSET_TOOLS = [
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (ctx, args) => {
-      const input = parse(z.strictObject({ name, description: z.string().optional(), tools: z.array(reference).min(1) }), args, 'build-toolset');
+      const input = parseArguments(z.strictObject({ name, description: z.string().optional(), tools: z.array(reference).min(1) }), args, 'build-toolset');
       try {
         const saved = await ctx.toolsets.build(input, await ctx.catalog(), ctx.serverKeys());
-        return json({ saved: { name: saved.name, tools: saved.tools.length }, toolset: saved });
+        return jsonResult({ saved: { name: saved.name, tools: saved.tools.length }, toolset: saved });
       } catch (error) {
-        if (error instanceof ToolReferenceError) return failure(`Toolset not saved: ${error.message}`, { reference: error.reference, suggestions: error.suggestions });
+        if (error instanceof ToolReferenceError) return errorResult(`Toolset not saved: ${error.message}`, { reference: error.reference, suggestions: error.suggestions });
         throw error;
       }
     },
@@ -104,45 +93,45 @@ export const TOOLSET_TOOLS = [
   tool(
     { name: 'equip-toolset', title: 'Equip a toolset', description: 'Makes the named toolset the tools every toolset-mode client sees; they are told the list changed.', inputSchema: NAME_ONLY, annotations: { idempotentHint: true, openWorldHint: false } },
     async (ctx, args) => {
-      const { name: toolset } = parse(z.strictObject({ name }), args, 'equip-toolset');
+      const { name: toolset } = parseArguments(z.strictObject({ name }), args, 'equip-toolset');
       try {
         await ctx.toolsets.equip(toolset);
       } catch (error) {
-        return failure((error as Error).message);
+        return errorResult((error as Error).message);
       }
-      return json({ equipped: ctx.toolsets.resolve(toolset, await ctx.catalog()) ?? null });
+      return jsonResult({ equipped: ctx.toolsets.resolve(toolset, await ctx.catalog()) ?? null });
     },
   ),
   tool(
     { name: 'unequip-toolset', title: 'Unequip the toolset', description: 'Removes the equipped toolset: toolset-mode clients see only these management tools again.', inputSchema: NO_ARGS, annotations: { idempotentHint: true, openWorldHint: false } },
     async (ctx, args) => {
-      parse(z.strictObject({}), args, 'unequip-toolset');
-      return json({ unequipped: (await ctx.toolsets.unequip()) ?? null });
+      parseArguments(z.strictObject({}), args, 'unequip-toolset');
+      return jsonResult({ unequipped: (await ctx.toolsets.unequip()) ?? null });
     },
   ),
   tool(
     { name: 'get-active-toolset', title: 'The equipped toolset', description: 'The equipped toolset: the tools registered now, and those missing with the reason (server down, tool gone).', inputSchema: NO_ARGS, annotations: { readOnlyHint: true, openWorldHint: false } },
     async (ctx, args) => {
-      parse(z.strictObject({}), args, 'get-active-toolset');
+      parseArguments(z.strictObject({}), args, 'get-active-toolset');
       const resolved = ctx.toolsets.resolve(ctx.toolsets.active(), await ctx.catalog());
-      if (!resolved) return json({ active: null });
-      return json({ active: resolved.name, registered: resolved.tools.map((t) => t.name), missing: resolved.missing });
+      if (!resolved) return jsonResult({ active: null });
+      return jsonResult({ active: resolved.name, registered: resolved.tools.map((t) => t.name), missing: resolved.missing });
     },
   ),
   tool(
     { name: 'list-toolsets', title: 'List toolsets', description: 'Every saved toolset with its description, tool count and whether it is equipped.', inputSchema: NO_ARGS, annotations: { readOnlyHint: true, openWorldHint: false } },
     async (ctx, args) => {
-      parse(z.strictObject({}), args, 'list-toolsets');
+      parseArguments(z.strictObject({}), args, 'list-toolsets');
       const active = ctx.toolsets.active();
-      return json({ toolsets: ctx.toolsets.list().map((t) => ({ name: t.name, description: t.description ?? null, tools: t.tools.length, equipped: t.name === active })) });
+      return jsonResult({ toolsets: ctx.toolsets.list().map((t) => ({ name: t.name, description: t.description ?? null, tools: t.tools.length, equipped: t.name === active })) });
     },
   ),
   tool(
     { name: 'delete-toolset', title: 'Delete a toolset', description: 'Deletes a saved toolset (unequipping it if it is equipped). Cannot be undone.', inputSchema: NAME_ONLY, annotations: { destructiveHint: true, openWorldHint: false } },
     async (ctx, args) => {
-      const { name: toolset } = parse(z.strictObject({ name }), args, 'delete-toolset');
+      const { name: toolset } = parseArguments(z.strictObject({ name }), args, 'delete-toolset');
       const deleted = await ctx.toolsets.delete(toolset);
-      return deleted ? json({ deleted: toolset }) : failure(`No toolset named "${toolset}".`);
+      return deleted ? jsonResult({ deleted: toolset }) : errorResult(`No toolset named "${toolset}".`);
     },
   ),
 ];

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Entry } from '../catalog/catalog.js';
 import { CATEGORY_NAMES, categoryDescription } from './categories.js';
 import type { MetaSnapshot, MetaTool } from './meta-index.js';
+import { jsonResult, parseArguments } from './tool-results.js';
 
 type Result = Record<string, unknown>;
 
@@ -92,16 +93,7 @@ export function metaToolDefinitions(summary: CatalogSummary): Result[] {
   ];
 }
 
-function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
-  const result = schema.safeParse(args ?? {});
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-  throw new ProtocolError(-32602, `Invalid arguments for ${tool}: ${issues}`, { tool, errorType: 'invalid_arguments', issues: result.error.issues });
-}
 
-function json(value: Record<string, unknown>): Result {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
-}
 
 export interface SuggestedTool {
   toolKey: string;
@@ -156,7 +148,7 @@ function checkCategory(category: string | undefined): void {
 }
 
 export function runDiscovery(env: MetaEnvironment, args: unknown): Result {
-  const input = parse(discoveryArgs, args, TOOL_DISCOVERY);
+  const input = parseArguments(discoveryArgs, args, TOOL_DISCOVERY);
   checkServer(env, input.server);
   checkCategory(input.category);
   const { snapshot } = env;
@@ -186,7 +178,7 @@ export function runDiscovery(env: MetaEnvironment, args: unknown): Result {
   if (tools.length === 0) {
     (result.metadata as Record<string, unknown>).hint = 'No match. Rephrase with other words, drop the category/server filter, or call tool_capabilities to browse.';
   }
-  return json(result);
+  return jsonResult(result, false);
 }
 
 function render(tool: MetaTool, relevance: number, level: 'minimal' | 'summary' | 'full'): Record<string, unknown> {
@@ -207,7 +199,7 @@ function render(tool: MetaTool, relevance: number, level: 'minimal' | 'summary' 
 const capabilityArgs = z.strictObject({ server: z.string().min(1).optional(), category: z.string().min(1).optional() });
 
 export function runCapabilities(env: MetaEnvironment, args: unknown): Result {
-  const input = parse(capabilityArgs, args, TOOL_CAPABILITIES);
+  const input = parseArguments(capabilityArgs, args, TOOL_CAPABILITIES);
   checkServer(env, input.server);
   checkCategory(input.category);
   const tools = env.snapshot.tools.filter((t) => (!input.server || t.server === input.server) && (!input.category || t.category === input.category));
@@ -224,12 +216,12 @@ export function runCapabilities(env: MetaEnvironment, args: unknown): Result {
       return { server: key, tools: own.length, status, categories: [...new Set(own.map((t) => t.category))], ...(error && { error }) };
     })
     .filter((s) => !input.category || s.tools > 0);
-  return json({ totalTools: tools.length, categories, servers });
+  return jsonResult({ totalTools: tools.length, categories, servers }, false);
 }
 
 const executeArgs = z.strictObject({ toolKey: z.string().min(1), arguments: z.record(z.string(), z.unknown()).optional() });
 
 export function parseExecute(args: unknown): { toolKey: string; arguments: Record<string, unknown> } {
-  const input = parse(executeArgs, args, TOOL_EXECUTE);
+  const input = parseArguments(executeArgs, args, TOOL_EXECUTE);
   return { toolKey: input.toolKey, arguments: input.arguments ?? {} };
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { descendantsOf } from '../../src/servers/process-tree.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(REPO, 'dist/cli/main.js');
@@ -166,29 +167,7 @@ export async function connectHttp(url: string, client: Client = newClient(), end
 
 /** Every descendant PID of a process (from /proc), to check that no child survives. */
 export async function descendants(pid: number): Promise<number[]> {
-  const { readdir, readFile } = await import('node:fs/promises');
-  const parents = new Map<number, number[]>();
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = parents.get(ppid) ?? [];
-      list.push(Number(entry));
-      parents.set(ppid, list);
-    } catch {
-      // process ended while we looked
-    }
-  }
-  const found: number[] = [];
-  const walk = (p: number) => {
-    for (const child of parents.get(p) ?? []) {
-      found.push(child);
-      walk(child);
-    }
-  };
-  walk(pid);
-  return found;
+  return descendantsOf(pid);
 }
 
 export function isAlive(pid: number): boolean {
