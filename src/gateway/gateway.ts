@@ -16,10 +16,10 @@ import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import { GatewaySession, GATEWAY_CAPABILITIES } from './session.js';
 import { SubscriptionRegistry } from './subscriptions.js';
+import { fallbacksFor, recommend, type Recommendation } from './recommendations.js';
 import { ToolsetService } from '../views/toolsets.js';
 import { viewIncludes, type View } from './view.js';
-import { snapshotOf } from '../views/meta-index.js';
-import { fallbackSuggestions, type FallbackSuggestion } from '../views/fallbacks.js';
+import type { FallbackSuggestion } from '../views/fallbacks.js';
 
 export const VERSION = '0.1.0';
 const ANY_RESULT = z.any();
@@ -286,54 +286,14 @@ export class Gateway {
     return this.sessions.size;
   }
 
-  /**
-   * Fallback suggestions for a failing tool (its exposed name in this catalog): similar tools,
-   * never itself, never one of a server that is down, ranked by similarity × recorded success rate.
-   */
+  /** Similar tools for a failing one (see recommendations.ts). */
   fallbacksFor(catalog: Catalog, exposed: string, max = this.meta.maxFallbacks): FallbackSuggestion[] {
-    if (max <= 0) return [];
-    const snapshot = snapshotOf(catalog, (server) => this.pool.config(server)?.description);
-    const failing = snapshot.byKey.get(exposed);
-    if (!failing) return [];
-    const rates = this.successRates();
-    return fallbackSuggestions(snapshot, failing, {
-      max,
-      isDown: (server) => this.isDown(catalog, server),
-      successRate: (server, tool) => rates.get(`${server}\u0000${tool}`),
-    });
+    return fallbacksFor(this, catalog, exposed, max);
   }
 
-  /** Tools for a task: search relevance (0..1) × (0.5 + 0.5 × recorded success rate), servers that are down left out. */
-  recommend(catalog: Catalog, task: string, topK: number): Array<{ toolKey: string; server: string; tool: string; relevance: number; success_rate: number | null; score: number; description: string }> {
-    const snapshot = snapshotOf(catalog, (server) => this.pool.config(server)?.description);
-    const hits = snapshot.search(task, { limit: Math.min(snapshot.size, topK * 4) }).filter((h) => !this.isDown(catalog, h.tool.server));
-    const best = hits[0]?.score ?? 1;
-    const rates = this.successRates();
-    const round = (n: number) => Math.round(n * 1000) / 1000;
-    return hits
-      .map((h) => {
-        const rate = rates.get(`${h.tool.server}\u0000${h.tool.originalName}`);
-        const relevance = h.score / best;
-        return { toolKey: h.tool.key, server: h.tool.server, tool: h.tool.originalName, relevance: round(relevance), success_rate: rate ?? null, score: round(relevance * (0.5 + 0.5 * (rate ?? 1))), description: h.tool.description.slice(0, 150) };
-      })
-      .sort((a, b) => b.score - a.score)
-      .slice(0, topK);
-  }
-
-  private isDown(catalog: Catalog, server: string): boolean {
-    const state = this.pool.connection(server, catalog.profile)?.state;
-    return !this.pool.has(server) || state === 'failed' || state === 'circuit-open' || Boolean(catalog.listing(server).error);
-  }
-
-  /** Recorded success rate per (server, tool), read once (one pass over the metrics). */
-  private successRates(): Map<string, number> {
-    const rates = new Map<string, number>();
-    try {
-      for (const stats of this.store?.metrics.toolStats({}) ?? []) if (stats.successRate !== null) rates.set(`${stats.server}\u0000${stats.tool}`, stats.successRate);
-    } catch (error) {
-      this.log.warn({ err: (error as Error).message }, 'success rates unavailable; ranking without them');
-    }
-    return rates;
+  /** Tools for a task (see recommendations.ts). */
+  recommend(catalog: Catalog, task: string, topK: number): Recommendation[] {
+    return recommend(this, catalog, task, topK);
   }
 
   /** One state for a server with several connections (one per profile): the best of them. */

@@ -1,0 +1,65 @@
+// Owns ranking tools for the gateway's self-healing and recommendations: fallback suggestions for
+// a failing tool and recommend_tools for a task, both weighing search similarity by the success
+// rates recorded in the store and leaving out servers that are down.
+import type { Catalog } from '../catalog/catalog.js';
+import { fallbackSuggestions, type FallbackSuggestion } from '../views/fallbacks.js';
+import { snapshotOf } from '../views/meta-index.js';
+import type { Gateway } from './gateway.js';
+
+export interface Recommendation {
+  toolKey: string;
+  server: string;
+  tool: string;
+  relevance: number;
+  success_rate: number | null;
+  score: number;
+  description: string;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Similar tools for a failing one (its exposed name): never itself, never one of a server that is down. */
+export function fallbacksFor(gateway: Gateway, catalog: Catalog, exposed: string, max: number): FallbackSuggestion[] {
+  if (max <= 0) return [];
+  const snapshot = snapshotOf(catalog, (server) => gateway.pool.config(server)?.description);
+  const failing = snapshot.byKey.get(exposed);
+  if (!failing) return [];
+  const rates = successRates(gateway);
+  return fallbackSuggestions(snapshot, failing, {
+    max,
+    isDown: (server) => isDown(gateway, catalog, server),
+    successRate: (server, tool) => rates.get(`${server}\u0000${tool}`),
+  });
+}
+
+/** Tools for a task: search relevance (0..1) × (0.5 + 0.5 × recorded success rate), servers that are down left out. */
+export function recommend(gateway: Gateway, catalog: Catalog, task: string, topK: number): Recommendation[] {
+  const snapshot = snapshotOf(catalog, (server) => gateway.pool.config(server)?.description);
+  const hits = snapshot.search(task, { limit: Math.min(snapshot.size, topK * 4) }).filter((h) => !isDown(gateway, catalog, h.tool.server));
+  const best = hits[0]?.score ?? 1;
+  const rates = successRates(gateway);
+  return hits
+    .map((h) => {
+      const rate = rates.get(`${h.tool.server}\u0000${h.tool.originalName}`);
+      const relevance = h.score / best;
+      return { toolKey: h.tool.key, server: h.tool.server, tool: h.tool.originalName, relevance: round(relevance), success_rate: rate ?? null, score: round(relevance * (0.5 + 0.5 * (rate ?? 1))), description: h.tool.description.slice(0, 150) };
+    })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, topK);
+}
+
+function isDown(gateway: Gateway, catalog: Catalog, server: string): boolean {
+  const state = gateway.pool.connection(server, catalog.profile)?.state;
+  return !gateway.pool.has(server) || state === 'failed' || state === 'circuit-open' || Boolean(catalog.listing(server).error);
+}
+
+/** Recorded success rate per (server, tool), read once (one pass over the metrics). */
+function successRates(gateway: Gateway): Map<string, number> {
+  const rates = new Map<string, number>();
+  try {
+    for (const stats of gateway.store?.metrics.toolStats({}) ?? []) if (stats.successRate !== null) rates.set(`${stats.server}\u0000${stats.tool}`, stats.successRate);
+  } catch (error) {
+    gateway.log.warn({ err: (error as Error).message }, 'success rates unavailable; ranking without them');
+  }
+  return rates;
+}
