@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { Gateway } from './gateway.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { jsonResult, parseArguments } from '../views/tool-results.js';
+import { searchTools } from './recommendations.js';
+import { closeMatches } from '../catalog/naming.js';
 
 type Result = Record<string, unknown>;
 
@@ -114,6 +116,53 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
       const catalog = gateway.catalogFor(BARE_PROFILE);
       await catalog.ensure();
       return jsonResult({ task_description: input.task_description, mode: input.mode ?? 'search', tools: gateway.recommend(catalog, input.task_description, input.top_k ?? 5) });
+    },
+  },
+  {
+    name: 'search_tools',
+    title: 'Search tools',
+    description: 'Searches every tool of every server by what it does (names, descriptions, parameters; stemming, synonyms, typos). Returns exposed names, best first.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What you are looking for, in words.' },
+        top_k: { type: 'integer', minimum: 1, maximum: 100, description: 'At most this many (default 10).' },
+        min_score: { type: 'number', minimum: 0, description: 'Leave out hits scoring below this.' },
+        server: { type: 'string', description: 'Only this server.' },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async run(gateway, args) {
+      const input = parseArguments(
+        z.strictObject({ query: z.string().min(1), top_k: z.int().min(1).max(100).optional(), min_score: z.number().min(0).optional(), server: z.string().min(1).optional() }),
+        args,
+        'search_tools',
+      );
+      const catalog = gateway.catalogFor(BARE_PROFILE);
+      await catalog.ensure();
+      const tools = searchTools(gateway, catalog, input.query, { topK: input.top_k ?? 10, minScore: input.min_score, server: input.server });
+      return jsonResult({ query: input.query, tools });
+    },
+  },
+  {
+    name: 'get_tool_schema',
+    title: 'A tool\'s full definition',
+    description: 'The full definition of one tool by its exposed name: inputSchema, outputSchema, annotations, description, and its server and original name.',
+    inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'The exposed name, e.g. github_create_issue.' } }, required: ['name'], additionalProperties: false },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async run(gateway, args) {
+      const { name } = parseArguments(z.strictObject({ name: z.string().min(1) }), args, 'get_tool_schema');
+      const catalog = gateway.catalogFor(BARE_PROFILE);
+      await catalog.ensure();
+      const entry = catalog.toolTable.resolve(name);
+      if (!entry) {
+        const suggestions = closeMatches(name, catalog.toolTable.entries().map((e) => e.exposed));
+        throw new ProtocolError(-32602, `Unknown tool: "${name}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`, { name, suggestions });
+      }
+      const tool = catalog.tools().find((t) => t.name === name)!;
+      return jsonResult({ server: entry.serverKey, tool: entry.originalName, definition: tool });
     },
   },
 ];

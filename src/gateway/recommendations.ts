@@ -63,3 +63,22 @@ function successRates(gateway: Gateway): Map<string, number> {
   }
   return rates;
 }
+
+export interface SearchResult {
+  name: string;
+  server: string;
+  tool: string;
+  score: number;
+  relevance: number;
+  description: string;
+}
+
+/** Search over a catalog's tools (exposed names), best first; relevance is the score over the best score. */
+export function searchTools(gateway: Gateway, catalog: Catalog, query: string, options: { topK: number; minScore?: number; server?: string }): SearchResult[] {
+  const snapshot = snapshotOf(catalog, (server) => gateway.pool.config(server)?.description);
+  const hits = snapshot.search(query, { limit: options.topK, ...(options.server !== undefined && { server: options.server }) });
+  const best = hits[0]?.score ?? 1;
+  return hits
+    .filter((h) => h.score >= (options.minScore ?? 0))
+    .map((h) => ({ name: h.tool.key, server: h.tool.server, tool: h.tool.originalName, score: round(h.score), relevance: round(h.score / best), description: h.tool.description.slice(0, 150) }));
+}

@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { summaryOf, tokenReport } from '../views/budget.js';
+import { searchTools } from '../gateway/recommendations.js';
 import { z } from 'zod';
 import type { Gateway } from '../gateway/gateway.js';
 import { MANAGEMENT, viewForMode, type Mode } from '../gateway/view.js';
@@ -12,6 +13,7 @@ import { changesFor, parseLimit } from '../cli/changes.js';
 import { UsageError } from '../cli/inventory.js';
 import { parseSince } from '../cli/metrics.js';
 
+const searchRequest = z.strictObject({ query: z.string().min(1), top_k: z.int().min(1).max(100).optional(), min_score: z.number().min(0).optional(), server: z.string().min(1).optional() });
 const toolSelection = z.strictObject({ enabledTools: z.array(z.string().min(1)).optional(), disabledTools: z.array(z.string().min(1)).optional() });
 
 export interface AppOptions extends GuardOptions {
@@ -34,6 +36,16 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
   );
 
   app.get('/api/servers', (c) => c.json({ servers: gateway.serverStatus(), sessions: sessions.size }));
+
+  // Search over every tool: {"query", "top_k"?, "min_score"?, "server"?} -> {tools: [...]}, best first.
+  app.post('/api/tools/search', async (c) => {
+    const parsed = searchRequest.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) return c.json({ error: `Expected {"query": string, "top_k"?: 1-100, "min_score"?: number, "server"?: string}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}` }, 400);
+    const catalog = gateway.catalogFor(BARE_PROFILE);
+    await catalog.ensure();
+    const { query, top_k, min_score, server } = parsed.data;
+    return c.json({ query, tools: searchTools(gateway, catalog, query, { topK: top_k ?? 10, minScore: min_score, server }) });
+  });
 
   // Tokens of the tools/list result per mode (passthrough, meta), for clients without capabilities.
   app.get('/api/tokens', async (c) => {

@@ -25,6 +25,8 @@ describe('management endpoint', () => {
           'reset_tool_metrics',
           'get_tool_alternatives',
           'recommend_tools',
+          'search_tools',
+          'get_tool_schema',
           'discover-all-tools',
           'build-toolset',
           'equip-toolset',

@@ -101,3 +101,32 @@ describe('recommendations, token report and automatic fallback retry', () => {
     }
   });
 });
+
+describe('search surfaces', () => {
+  it('search_tools, get_tool_schema and POST /api/tools/search find tools by what they do', async () => {
+    const config = await writeConfig({ fault: fixtureServer('fault-server.ts') });
+    const gateway = await startHttpGateway(config);
+    try {
+      const admin = await connectHttp(gateway.url, newClient(), '/gateway/mcp');
+      const found = await admin.client.request({ method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'text of a given size in bytes', top_k: 3 } } }, ANY);
+      const tools = found.structuredContent.tools as Json[];
+      expect(tools[0]).toMatchObject({ name: 'fault_big', server: 'fault', tool: 'big', relevance: 1 });
+      expect(tools.length).toBeLessThanOrEqual(3);
+
+      const schema = await admin.client.request({ method: 'tools/call', params: { name: 'get_tool_schema', arguments: { name: 'fault_slow' } } }, ANY);
+      expect(schema.structuredContent).toMatchObject({ server: 'fault', tool: 'slow' });
+      expect(schema.structuredContent.definition.inputSchema.required).toEqual(['ms']);
+      const typo = (await admin.client.request({ method: 'tools/call', params: { name: 'get_tool_schema', arguments: { name: 'fault_slwo' } } }, ANY).catch((e: unknown) => e)) as { data: Json };
+      expect(typo.data.suggestions).toContain('fault_slow');
+
+      const response = await fetch(`${gateway.url}/api/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'crash the process', top_k: 1 }) });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as Json).tools[0].name).toBe('fault_crash');
+      const bad = await fetch(`${gateway.url}/api/tools/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(bad.status).toBe(400);
+      await admin.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+});
