@@ -7,8 +7,7 @@ import type { JSONRPCRequest, ServerContext, ServerCapabilities, LoggingLevel, I
 import type { Connection } from '../servers/connection.js';
 import { profileOf, type CapabilityProfile } from '../servers/profile.js';
 import { serverUnavailable } from '../servers/errors.js';
-import { approximateSize, errorClassOf, firstText, outcomeOf } from './call-outcome.js';
-import type { CallOutcome } from '../store/index.js';
+import { forwardRequest } from './forward.js';
 import type { Catalog, Entry } from '../catalog/catalog.js';
 import { closeMatches } from '../catalog/naming.js';
 import { selectTools } from '../catalog/repair.js';
@@ -355,76 +354,9 @@ export class GatewaySession {
     throw new ProtocolError(-32602, 'Invalid params: completion/complete needs ref.type "ref/prompt" with a name or "ref/resource" with a uri');
   }
 
-  /**
-   * Sends one request to a server and returns its result untouched. The client's progress token is
-   * replaced by the SDK's own downstream and mapped back on the way up; cancellation follows the
-   * client's abort signal; errors keep the server's code, message and data.
-   */
-  private async forward(connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string): Promise<Result> {
-    const meta = params._meta as Params | undefined;
-    const progressToken = meta?.progressToken;
-    let forwarded = params;
-    if (meta && 'progressToken' in meta) {
-      const { progressToken: _dropped, ...rest } = meta;
-      forwarded = { ...params, _meta: rest };
-      if (Object.keys(rest).length === 0) delete forwarded._meta;
-    }
-    // Progress notifications are chained so each is written before the next, and all before the result.
-    let progressSent: Promise<void> = Promise.resolve();
-    const onprogress =
-      progressToken === undefined
-        ? undefined
-        : (progress: Params) => {
-            const notification = { method: 'notifications/progress', params: { ...progress, progressToken } };
-            progressSent = progressSent.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
-          };
-    const startedAt = Date.now();
-    const started = performance.now();
-    const running = this.inflight.get(connection) ?? [];
-    running.push(ctx);
-    this.inflight.set(connection, running);
-    let outcome: CallOutcome = 'ok';
-    let failure: unknown;
-    let result: Result | undefined;
-    let answeredAt: number | undefined;
-    try {
-      result = await connection.request(request.method, Object.keys(forwarded).length ? forwarded : undefined, {
-        signal: ctx.mcpReq.signal,
-        onprogress,
-        timeoutMs: this.gateway.settings.requestTimeoutMs,
-      });
-      if (result.isError === true) outcome = 'tool_error';
-      answeredAt = performance.now();
-      await progressSent;
-      return result;
-    } catch (error) {
-      failure = error;
-      outcome = ctx.mcpReq.signal.aborted ? 'cancelled' : outcomeOf(error);
-      throw error;
-    } finally {
-      running.splice(running.indexOf(ctx), 1);
-      if (running.length === 0) this.inflight.delete(connection);
-      const durationMs = Math.round(((answeredAt ?? performance.now()) - started) * 100) / 100;
-      if (request.method === 'tools/call') {
-        this.gateway.recordCall({
-          server: connection.key,
-          tool: params.name as string,
-          session: this.id,
-          startedAt,
-          durationMs,
-          outcome,
-          ...(failure !== undefined && { errorClass: errorClassOf(failure), errorMessage: (failure as Error).message }),
-          ...(outcome === 'tool_error' && { errorClass: 'isError', errorMessage: firstText(result) }),
-          ...(result && { resultBytes: approximateSize(result) }),
-        });
-      }
-      if (this.gateway.log.isLevelEnabled('info')) {
-        this.gateway.log.info(
-          { requestId: ctx.mcpReq.id, session: this.id, method: request.method, server: connection.key, ...(label && { name: label }), durationMs, status: outcome },
-          'forwarded',
-        );
-      }
-    }
+  /** Sends one request to a server and returns its result untouched (see forward.ts). */
+  private forward(connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string): Promise<Result> {
+    return forwardRequest(this, connection, request, params, ctx, label);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,92 @@
+// Owns forwarding one request of a client session to a server: the client's progress token is
+// mapped per hop (and every progress update written before the result), cancellation follows the
+// client's abort signal, errors keep the server's code, message and data, and each finished call is
+// tracked for reverse-request routing, recorded in the metrics and logged once.
+import type { JSONRPCRequest, ServerContext } from '@modelcontextprotocol/server';
+import type { Connection } from '../servers/connection.js';
+import type { CallOutcome } from '../store/index.js';
+import { approximateSize, errorClassOf, firstText, outcomeOf } from './call-outcome.js';
+import type { Gateway } from './gateway.js';
+
+type Params = Record<string, unknown>;
+type Result = Record<string, unknown>;
+
+/** What forwarding needs from the session it runs for. */
+export interface ForwardingSession {
+  readonly id: string;
+  readonly gateway: Gateway;
+  /** Requests of the session now running on each connection (newest last). */
+  readonly inflight: Map<Connection, ServerContext[]>;
+}
+
+/**
+ * Sends one request to a server and returns its result untouched. The client's progress token is
+ * replaced by the SDK's own downstream and mapped back on the way up; cancellation follows the
+ * client's abort signal; errors keep the server's code, message and data.
+ */
+export async function forwardRequest(session: ForwardingSession, connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string): Promise<Result> {
+  const meta = params._meta as Params | undefined;
+  const progressToken = meta?.progressToken;
+  let forwarded = params;
+  if (meta && 'progressToken' in meta) {
+    const { progressToken: _dropped, ...rest } = meta;
+    forwarded = { ...params, _meta: rest };
+    if (Object.keys(rest).length === 0) delete forwarded._meta;
+  }
+  // Progress notifications are chained so each is written before the next, and all before the result.
+  let progressSent: Promise<void> = Promise.resolve();
+  const onprogress =
+    progressToken === undefined
+      ? undefined
+      : (progress: Params) => {
+          const notification = { method: 'notifications/progress', params: { ...progress, progressToken } };
+          progressSent = progressSent.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
+        };
+  const startedAt = Date.now();
+  const started = performance.now();
+  const running = session.inflight.get(connection) ?? [];
+  running.push(ctx);
+  session.inflight.set(connection, running);
+  let outcome: CallOutcome = 'ok';
+  let failure: unknown;
+  let result: Result | undefined;
+  let answeredAt: number | undefined;
+  try {
+    result = await connection.request(request.method, Object.keys(forwarded).length ? forwarded : undefined, {
+      signal: ctx.mcpReq.signal,
+      onprogress,
+      timeoutMs: session.gateway.settings.requestTimeoutMs,
+    });
+    if (result.isError === true) outcome = 'tool_error';
+    answeredAt = performance.now();
+    await progressSent;
+    return result;
+  } catch (error) {
+    failure = error;
+    outcome = ctx.mcpReq.signal.aborted ? 'cancelled' : outcomeOf(error);
+    throw error;
+  } finally {
+    running.splice(running.indexOf(ctx), 1);
+    if (running.length === 0) session.inflight.delete(connection);
+    const durationMs = Math.round(((answeredAt ?? performance.now()) - started) * 100) / 100;
+    if (request.method === 'tools/call') {
+      session.gateway.recordCall({
+        server: connection.key,
+        tool: params.name as string,
+        session: session.id,
+        startedAt,
+        durationMs,
+        outcome,
+        ...(failure !== undefined && { errorClass: errorClassOf(failure), errorMessage: (failure as Error).message }),
+        ...(outcome === 'tool_error' && { errorClass: 'isError', errorMessage: firstText(result) }),
+        ...(result && { resultBytes: approximateSize(result) }),
+      });
+    }
+    if (session.gateway.log.isLevelEnabled('info')) {
+      session.gateway.log.info(
+        { requestId: ctx.mcpReq.id, session: session.id, method: request.method, server: connection.key, ...(label && { name: label }), durationMs, status: outcome },
+        'forwarded',
+      );
+    }
+  }
+}
