@@ -6,14 +6,14 @@
 import { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';
 import { Client, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen, isBrokenCircuitError, type CircuitBreakerPolicy } from 'cockatiel';
+import { ServerBreaker } from './breaker.js';
 import type { JSONRPCRequest, ServerCapabilities, Implementation } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger, type Logger } from '../logging/logger.js';
 import type { CapabilityProfile } from './profile.js';
 import { buildTransport } from './transport.js';
-import { isServerFault, serverTimeout, serverUnavailable } from './errors.js';
+import { serverTimeout, serverUnavailable } from './errors.js';
 import { backoffDelay } from './backoff.js';
 import { HealthMonitor } from './health.js';
 import { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
@@ -81,8 +81,7 @@ export class Connection extends EventEmitter {
   private attempts = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private health: HealthMonitor | undefined;
-  private readonly breaker: CircuitBreakerPolicy;
-  private breakerOpenedAt: number | undefined;
+  private readonly breaker: ServerBreaker;
   private readonly resilience: ResilienceOptions;
   private pidOf: (() => number | null) | undefined;
   private readonly stderrTail: string[] = [];
@@ -98,23 +97,12 @@ export class Connection extends EventEmitter {
     this.key = config.key;
     this.log = moduleLogger('servers', { server: config.key });
     this.resilience = options.resilience ?? DEFAULT_RESILIENCE;
-    const { failureThreshold, halfOpenAfterMs } = this.resilience.breaker;
-    this.breaker = circuitBreaker(handleWhen(isServerFault), { halfOpenAfter: halfOpenAfterMs, breaker: new ConsecutiveBreaker(failureThreshold) });
-    this.breaker.onBreak(() => {
-      this.breakerOpenedAt = Date.now();
-      this.log.warn({ failures: failureThreshold, halfOpenAfterMs }, 'circuit open: calls fail fast until a probe succeeds');
-      this.emit('state', this.state);
-    });
-    this.breaker.onReset(() => {
-      this.breakerOpenedAt = undefined;
-      this.log.info('circuit closed: the server answers again');
-      this.emit('state', this.state);
-    });
+    this.breaker = new ServerBreaker(this.key, this.resilience.breaker, this.log, () => this.emit('state', this.state));
   }
 
   /** The lifecycle state, or `circuit-open` while the breaker refuses calls. */
   get state(): ConnectionState {
-    if (this.lifecycle !== 'stopped' && this.breaker.state === CircuitState.Open) return 'circuit-open';
+    if (this.lifecycle !== 'stopped' && this.breaker.open) return 'circuit-open';
     return this.lifecycle;
   }
 
@@ -359,18 +347,10 @@ export class Connection extends EventEmitter {
    * that times out or whose signal aborts is cancelled downstream.
    */
   async request(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions = {}): Promise<Record<string, unknown>> {
-    try {
-      return await this.breaker.execute(() => this.send(method, params, options));
-    } catch (error) {
-      if (!isBrokenCircuitError(error)) throw error;
-      const { failureThreshold, halfOpenAfterMs } = this.resilience.breaker;
-      const retryAfterMs = Math.max(0, halfOpenAfterMs - (Date.now() - (this.breakerOpenedAt ?? Date.now())));
-      throw serverUnavailable(this.key, `${failureThreshold} requests in a row failed (last: ${this.lastError ?? 'unknown'}); calls fail fast for now`, {
-        state: 'circuit-open',
-        downSince: this.downSince,
-        retryAfterMs,
-      });
-    }
+    return this.breaker.execute(
+      () => this.send(method, params, options),
+      () => ({ lastError: this.lastError, downSince: this.downSince }),
+    );
   }
 
   private async send(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions): Promise<Record<string, unknown>> {
