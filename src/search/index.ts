@@ -20,6 +20,8 @@ export interface SearchHit {
 export interface SearchOptions {
   limit?: number;
   server?: string;
+  /** Only tools this accepts are ranked (e.g. a category filter); checked once per candidate tool. */
+  filter?: (doc: ToolDoc) => boolean;
 }
 
 export interface IndexOptions {
@@ -173,6 +175,13 @@ export class ToolIndex {
     if (n === 0 || limit <= 0) return [];
     const { wordBest, total } = this;
     const touched: Entry[] = [];
+    const filter = options.filter;
+    const verdicts = new Map<Entry, boolean>();
+    const accepted = (entry: Entry): boolean => {
+      let ok = verdicts.get(entry);
+      if (ok === undefined) verdicts.set(entry, (ok = filter!(entry.doc)));
+      return ok;
+    };
     for (const word of analyzeQuery(query, this.vocab, this.options.query)) {
       const wordTouched: Entry[] = [];
       for (const [term, qw] of word.alternatives) {
@@ -182,6 +191,7 @@ export class ToolIndex {
         for (const item of list) {
           const entry = item.entry;
           if (options.server !== undefined && entry.doc.server !== options.server) continue;
+          if (filter !== undefined && !accepted(entry)) continue;
           if (item.stamp !== this.stamp) this.saturate(item);
           const s = factor * item.sat;
           const slot = entry.slot;
