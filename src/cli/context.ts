@@ -2,7 +2,7 @@
 // and building a Gateway from it (settings mapped in one place).
 import path from 'node:path';
 import envPaths from 'env-paths';
-import { loadConfig, type LoadedConfig } from '../config/index.js';
+import { loadConfig, type LoadedConfig, type SwitchboardSettings } from '../config/index.js';
 import { Gateway, type GatewayServices } from '../gateway/gateway.js';
 import { openDatabase, type Store } from '../store/index.js';
 import { createRootLogger, type Logger } from '../logging/logger.js';
@@ -33,8 +33,8 @@ export async function loadContext(options: CommonOptions, defaultLevel: LevelWit
 }
 
 /** Opens the data dir's store (created on first use); the caller closes it after the gateway. */
-export function openStore(dataDir: string, settings?: { metricsRetentionDays: number }): Store {
-  return openDatabase(dataDir, settings ? { metrics: { retentionDays: settings.metricsRetentionDays } } : {});
+export function openStore(dataDir: string, settings?: Pick<SwitchboardSettings, 'metricsRetentionDays' | 'search'>): Store {
+  return openDatabase(dataDir, settings ? { metrics: { retentionDays: settings.metricsRetentionDays }, search: { halfLifeDays: settings.search.learningHalfLifeDays } } : {});
 }
 
 export interface GatewayOverrides {
@@ -61,5 +61,6 @@ export function gatewayFor(config: LoadedConfig, overrides: GatewayOverrides = {
     },
     lazy: overrides.lazy ?? r.lazy,
     recordCalls: s.recordCalls,
+    search: s.search,
   }, services);
 }

@@ -91,8 +91,17 @@ export function buildProgram(): Command {
     .argument('<query...>', 'what you are looking for, e.g. "create an issue"')
     .option('--limit <n>', 'at most this many results (default 10)')
     .option('--server <key>', 'only this server')
+    .option('--category <name>', 'only tools of this category (see docs/meta-mode.md)')
+    .option('--mode <mode>', 'lexical, semantic or hybrid (default: the configured search.mode)')
+    .option('--detail <level>', 'minimal, summary (default) or full (with the input schema)')
     .option('--json', 'print JSON')
     .action((query: string[], opts) => import('./search.js').then((m) => m.searchCommand(query.join(' '), opts)));
+
+  common(program.command('embed'))
+    .description('embed every tool with the configured embedding provider now (vectors are kept in the store; unchanged tools are not re-sent)')
+    .option('--force', 're-embed every tool, even unchanged ones')
+    .option('--json', 'print JSON')
+    .action((opts) => import('./search.js').then((m) => m.embedCommand(opts)));
 
   program
     .command('bench')

@@ -22,4 +22,5 @@ export type {
   RemoteServerConfig,
   SwitchboardSettings,
   HttpSettings,
+  SearchSettings,
 } from './types.js';

@@ -93,6 +93,25 @@ export const resilienceSettingsSchema = z.strictObject({
   shutdownGraceMs: z.int().min(0).optional(),
 });
 
+/** An OpenAI-compatible embeddings endpoint for semantic and hybrid tool search. */
+export const embeddingSettingsSchema = z.strictObject({
+  baseUrl: z.string().regex(/^https?:\/\/[^\s]+$/, { message: 'must be an http:// or https:// URL up to the API version, e.g. http://127.0.0.1:11434/v1' }),
+  model: z.string().min(1),
+  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be the NAME of an environment variable holding the key (never the key itself)' }).optional(),
+  dimensions: z.int().min(1).max(16384).optional(),
+  batchSize: z.int().min(1).max(2048).optional(),
+  timeoutMs: z.int().min(1).optional(),
+});
+
+/** Tool search: default mode, embeddings, learning from use, success-rate priors. */
+export const searchSettingsSchema = z.strictObject({
+  mode: z.enum(['lexical', 'semantic', 'hybrid']).optional(),
+  embeddings: embeddingSettingsSchema.optional(),
+  learning: z.boolean().optional(),
+  learningHalfLifeDays: z.number().positive().max(3650).optional(),
+  priors: z.boolean().optional(),
+});
+
 /** The `"switchboard"` block, or the whole of switchboard.json. Every key optional; see DEFAULT_SETTINGS. */
 export const settingsSchema = z.strictObject({
   separator: z
@@ -114,6 +133,7 @@ export const settingsSchema = z.strictObject({
   maxTools: z.int().min(1).optional(),
   tokenBudget: z.int().min(1).optional(),
   maxFallbacks: z.int().min(0).max(20).optional(),
+  search: searchSettingsSchema.optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -122,6 +142,8 @@ export const SETTINGS_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(settingsSchema.shape),
   http: Object.keys(httpSettingsSchema.shape),
   resilience: Object.keys(resilienceSettingsSchema.shape),
+  search: Object.keys(searchSettingsSchema.shape),
+  'search.embeddings': Object.keys(embeddingSettingsSchema.shape),
 };
 
 /** The one place settings defaults live. Frozen: copy before changing. */
@@ -155,4 +177,5 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   maxTools: 40,
   tokenBudget: 20_000,
   maxFallbacks: 3,
+  search: Object.freeze({ learning: true, learningHalfLifeDays: 30, priors: true }),
 });

@@ -88,6 +88,29 @@ export interface SwitchboardSettings {
   tokenBudget: number;
   /** At most this many fallback suggestions on a failed tool call (0: none). */
   maxFallbacks: number;
+  search: SearchSettings;
+}
+
+/** Tool search (see docs/search.md). */
+export interface SearchSettings {
+  /** Default mode; unset: hybrid when embeddings are configured, else lexical. */
+  mode?: 'lexical' | 'semantic' | 'hybrid';
+  /** An OpenAI-compatible /v1/embeddings endpoint; unset: search is lexical only. */
+  embeddings?: {
+    baseUrl: string;
+    model: string;
+    /** Name of the environment variable with the API key. */
+    apiKeyEnv?: string;
+    dimensions?: number;
+    batchSize?: number;
+    timeoutMs?: number;
+  };
+  /** Attach a search query to the tool a session then calls (stored, capped, fading). */
+  learning: boolean;
+  /** Days after which a learned query's weight has halved. */
+  learningHalfLifeDays: number;
+  /** Let recorded success rates nudge the ranking (never hiding a tool). */
+  priors: boolean;
 }
 
 export interface LoadedConfig {

@@ -5,7 +5,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { ServerConfig } from '../config/index.js';
+import type { SearchSettings, ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
 import { DEFAULT_RESILIENCE, type Connection, type ConnectionStatus, type ListKind, type RawNotification, type ResilienceOptions } from '../servers/connection.js';
@@ -20,6 +20,7 @@ import { fallbacksFor, recommend, type Recommendation } from './recommendations.
 import { ToolsetService } from '../views/toolsets.js';
 import { viewIncludes, type View } from './view.js';
 import type { FallbackSuggestion } from '../views/fallbacks.js';
+import { ToolSearch } from './tool-search.js';
 
 export const VERSION = '0.1.0';
 const ANY_RESULT = z.any();
@@ -41,6 +42,8 @@ export interface GatewaySettings {
   lazy: boolean;
   /** Record every tool call in the store. */
   recordCalls: boolean;
+  /** Tool search: modes, embeddings, learning from use, priors. */
+  search: SearchSettings;
 }
 
 export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
@@ -52,6 +55,7 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   resilience: DEFAULT_RESILIENCE,
   lazy: true,
   recordCalls: true,
+  search: { learning: true, learningHalfLifeDays: 30, priors: true },
 };
 
 const ROLLUP_EVERY_MS = 60 * 60 * 1000;
@@ -100,6 +104,8 @@ export class Gateway {
   /** Saved and equipped toolsets (needs the store). */
   readonly toolsets: ToolsetService | undefined;
   readonly metrics: MetricsRegistry | undefined;
+  /** Search engines per catalog, learning from use, success-rate priors. */
+  readonly search: ToolSearch;
   private rollupTimer: NodeJS.Timeout | undefined;
   /** Meta-mode settings; set by serve from the configuration before sessions open. */
   meta: MetaSettings = { ...DEFAULT_META_SETTINGS };
@@ -108,6 +114,7 @@ export class Gateway {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
     this.store = services.store;
     this.metrics = services.metrics;
+    this.search = new ToolSearch({ settings: this.settings.search, store: this.store, log: this.log, serverDescription: (server) => this.pool.config(server)?.description });
     this.toolsets = this.store ? new ToolsetService(this.store.toolsets, () => this.toolsetEquipChanged()) : undefined;
     this.pool = new ServerPool({
       requestTimeoutMs: this.settings.requestTimeoutMs,
@@ -260,6 +267,7 @@ export class Gateway {
     if (!this.sessions.delete(session)) return;
     this.metrics?.setOpenSessions(this.sessions.size);
     this.pendingListChanged.delete(session);
+    this.search.forgetSession(session.id);
     for (const { connection, uri } of this.subscriptions.heldBy(session)) {
       if (this.subscriptions.remove(connection, uri, session)) {
         void connection.request('resources/unsubscribe', { uri }).catch(() => undefined);

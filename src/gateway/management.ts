@@ -8,8 +8,20 @@ import { BARE_PROFILE } from '../servers/profile.js';
 import { jsonResult, parseArguments } from '../views/tool-results.js';
 import { searchTools } from './recommendations.js';
 import { closeMatches } from '../catalog/naming.js';
+import { CATEGORY_NAMES } from '../search/categories.js';
+import { SEARCH_MODES } from '../search/engine.js';
 
 type Result = Record<string, unknown>;
+
+/** Arguments of search_tools, shared with POST /api/tools/search. */
+export const searchArguments = z.strictObject({
+  query: z.string().min(1),
+  top_k: z.int().min(1).max(100).optional(),
+  min_score: z.number().min(0).optional(),
+  server: z.string().min(1).optional(),
+  category: z.enum(CATEGORY_NAMES as [string, ...string[]]).optional(),
+  mode: z.enum(SEARCH_MODES).optional(),
+});
 
 export interface ManagementTool {
   name: string;
@@ -121,7 +133,7 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
   {
     name: 'search_tools',
     title: 'Search tools',
-    description: 'Searches every tool of every server by what it does (names, descriptions, parameters; stemming, synonyms, typos). Returns exposed names, best first.',
+    description: 'Searches every tool of every server by what it does (names, descriptions, parameters; stemming, synonyms, typos; meaning too when embeddings are configured). Returns exposed names, best first.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -129,21 +141,19 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
         top_k: { type: 'integer', minimum: 1, maximum: 100, description: 'At most this many (default 10).' },
         min_score: { type: 'number', minimum: 0, description: 'Leave out hits scoring below this.' },
         server: { type: 'string', description: 'Only this server.' },
+        category: { type: 'string', enum: [...CATEGORY_NAMES], description: 'Only tools of this category.' },
+        mode: { type: 'string', enum: [...SEARCH_MODES], description: 'lexical (words), semantic (embeddings) or hybrid (both fused). Default: the configured mode.' },
       },
       required: ['query'],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(gateway, args) {
-      const input = parseArguments(
-        z.strictObject({ query: z.string().min(1), top_k: z.int().min(1).max(100).optional(), min_score: z.number().min(0).optional(), server: z.string().min(1).optional() }),
-        args,
-        'search_tools',
-      );
+      const input = parseArguments(searchArguments, args, 'search_tools');
       const catalog = gateway.catalogFor(BARE_PROFILE);
       await catalog.ensure();
-      const tools = searchTools(gateway, catalog, input.query, { topK: input.top_k ?? 10, minScore: input.min_score, server: input.server });
-      return jsonResult({ query: input.query, tools });
+      const answer = await searchTools(gateway, catalog, input.query, { topK: input.top_k ?? 10, minScore: input.min_score, server: input.server, category: input.category, mode: input.mode });
+      return jsonResult({ query: input.query, ...answer });
     },
   },
   {

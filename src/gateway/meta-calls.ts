@@ -29,13 +29,15 @@ type Result = Record<string, unknown>;
 export interface MetaHost {
   readonly gateway: Gateway;
   readonly profile: CapabilityProfile;
+  /** The session's id (links its searches to its later calls). */
+  readonly id: string;
   catalog(): Promise<Catalog>;
   resolveTool(catalog: Catalog, name: string): Promise<{ catalog: Catalog; entry: NamedEntry | undefined }>;
   forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result>;
 }
 
 function snapshot(gateway: Gateway, catalog: Catalog): MetaSnapshot {
-  return snapshotOf(catalog, (server) => gateway.pool.config(server)?.description);
+  return snapshotOf(catalog, gateway.search.context);
 }
 
 /** The meta-tools (described from the live catalog), then the keepTools that exist. */
@@ -47,7 +49,15 @@ export function metaToolList(gateway: Gateway, catalog: Catalog): Entry[] {
 }
 
 function environment(host: MetaHost, catalog: Catalog): MetaEnvironment {
-  return { snapshot: snapshot(host.gateway, catalog), serverKeys: host.gateway.pool.keys(), status: (server) => serverStatus(host, catalog, server) };
+  const search = host.gateway.search;
+  return {
+    snapshot: snapshot(host.gateway, catalog),
+    serverKeys: host.gateway.pool.keys(),
+    status: (server) => serverStatus(host, catalog, server),
+    mode: search.defaultMode,
+    prior: (tool) => search.prior(tool.server, tool.originalName),
+    onResults: (query, shown) => search.noteSearch(host.id, query, shown.map((t) => ({ server: t.server, tool: t.originalName }))),
+  };
 }
 
 function serverStatus(host: MetaHost, catalog: Catalog, server: string): { status: string; error?: string } {

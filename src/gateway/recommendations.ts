@@ -3,7 +3,8 @@
 // rates recorded in the store and leaving out servers that are down.
 import type { Catalog } from '../catalog/catalog.js';
 import { fallbackSuggestions, type FallbackSuggestion } from '../views/fallbacks.js';
-import { snapshotOf } from '../views/meta-index.js';
+import type { SearchMode } from '../search/engine.js';
+import { snapshotOf, type MetaTool } from '../views/meta-index.js';
 import type { Gateway } from './gateway.js';
 
 export interface Recommendation {
@@ -21,7 +22,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 /** Similar tools for a failing one (its exposed name): never itself, never one of a server that is down. */
 export function fallbacksFor(gateway: Gateway, catalog: Catalog, exposed: string, max: number): FallbackSuggestion[] {
   if (max <= 0) return [];
-  const snapshot = snapshotOf(catalog, (server) => gateway.pool.config(server)?.description);
+  const snapshot = snapshotOf(catalog, gateway.search.context);
   const failing = snapshot.byKey.get(exposed);
   if (!failing) return [];
   const rates = successRates(gateway);
@@ -34,7 +35,7 @@ export function fallbacksFor(gateway: Gateway, catalog: Catalog, exposed: string
 
 /** Tools for a task: search relevance (0..1) × (0.5 + 0.5 × recorded success rate), servers that are down left out. */
 export function recommend(gateway: Gateway, catalog: Catalog, task: string, topK: number): Recommendation[] {
-  const snapshot = snapshotOf(catalog, (server) => gateway.pool.config(server)?.description);
+  const snapshot = snapshotOf(catalog, gateway.search.context);
   const hits = snapshot.search(task, { limit: Math.min(snapshot.size, topK * 4) }).filter((h) => !isDown(gateway, catalog, h.tool.server));
   const best = hits[0]?.score ?? 1;
   const rates = successRates(gateway);
@@ -68,17 +69,42 @@ export interface SearchResult {
   name: string;
   server: string;
   tool: string;
+  category: string;
   score: number;
   relevance: number;
   description: string;
 }
 
-/** Search over a catalog's tools (exposed names), best first; relevance is the score over the best score. */
-export function searchTools(gateway: Gateway, catalog: Catalog, query: string, options: { topK: number; minScore?: number; server?: string }): SearchResult[] {
-  const snapshot = snapshotOf(catalog, (server) => gateway.pool.config(server)?.description);
-  const hits = snapshot.search(query, { limit: options.topK, ...(options.server !== undefined && { server: options.server }) });
-  const best = hits[0]?.score ?? 1;
-  return hits
+export interface SearchAnswer {
+  tools: SearchResult[];
+  /** The mode that produced the tools. */
+  mode: SearchMode;
+  /** Why the requested mode was not used (e.g. the embedding provider is down). */
+  note?: string;
+}
+
+export interface SearchToolsOptions {
+  topK: number;
+  minScore?: number;
+  server?: string;
+  category?: string;
+  mode?: SearchMode;
+}
+
+/** Search over a catalog's tools (exposed names), best first, with success-rate priors; relevance is the score over the best score. */
+export async function searchTools(gateway: Gateway, catalog: Catalog, query: string, options: SearchToolsOptions): Promise<SearchAnswer> {
+  const snapshot = snapshotOf(catalog, gateway.search.context);
+  const search = gateway.search;
+  const found = await snapshot.find(query, {
+    limit: options.topK,
+    mode: options.mode ?? search.defaultMode,
+    ...(options.server !== undefined && { server: options.server }),
+    ...(options.category !== undefined && { filter: (t: MetaTool) => t.category === options.category }),
+    prior: (t) => search.prior(t.server, t.originalName),
+  });
+  const best = found.ranked[0]?.score || 1;
+  const tools = found.ranked
     .filter((h) => h.score >= (options.minScore ?? 0))
-    .map((h) => ({ name: h.tool.key, server: h.tool.server, tool: h.tool.originalName, score: round(h.score), relevance: round(h.score / best), description: h.tool.description.slice(0, 150) }));
+    .map((h) => ({ name: h.tool.key, server: h.tool.server, tool: h.tool.originalName, category: h.tool.category, score: round(h.score), relevance: round(h.score / best), description: h.tool.description.slice(0, 150) }));
+  return { tools, mode: found.mode, ...(found.degraded !== undefined && { note: found.degraded }) };
 }

@@ -209,7 +209,10 @@ export class GatewaySession {
     try {
       const connection = await this.connectionFor(entry.serverKey);
       const result = await this.forward(connection, request, params, ctx, exposed);
-      if (result.isError !== true) return result;
+      if (result.isError !== true) {
+        this.gateway.search.noteCall(this.id, entry.serverKey, entry.originalName);
+        return result;
+      }
       const suggestions = this.fallbacks(catalog, exposed);
       if (!suggestions.length) return result;
       if (this.gateway.meta.autoRetryFallback && !retrying) return this.retryWithFallback(catalog, suggestions[0]!.toolKey, exposed, result, request, params, ctx);

@@ -4,6 +4,9 @@ import { Hono } from 'hono';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { summaryOf, tokenReport } from '../views/budget.js';
 import { searchTools } from '../gateway/recommendations.js';
+import { searchArguments } from '../gateway/management.js';
+import { NoEmbeddingProvider } from '../gateway/tool-search.js';
+import { EmbeddingError } from '../search/semantic/provider.js';
 import { z } from 'zod';
 import type { Gateway } from '../gateway/gateway.js';
 import { MANAGEMENT, viewForMode, type Mode } from '../gateway/view.js';
@@ -13,7 +16,7 @@ import { changesFor, parseLimit } from '../cli/changes.js';
 import { UsageError } from '../cli/inventory.js';
 import { parseSince } from '../cli/metrics.js';
 
-const searchRequest = z.strictObject({ query: z.string().min(1), top_k: z.int().min(1).max(100).optional(), min_score: z.number().min(0).optional(), server: z.string().min(1).optional() });
+const embedRequest = z.strictObject({ force: z.boolean().optional() });
 const toolSelection = z.strictObject({ enabledTools: z.array(z.string().min(1)).optional(), disabledTools: z.array(z.string().min(1)).optional() });
 
 export interface AppOptions extends GuardOptions {
@@ -37,14 +40,30 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
 
   app.get('/api/servers', (c) => c.json({ servers: gateway.serverStatus(), sessions: sessions.size }));
 
-  // Search over every tool: {"query", "top_k"?, "min_score"?, "server"?} -> {tools: [...]}, best first.
+  // Search over every tool: {"query", "top_k"?, "min_score"?, "server"?, "category"?, "mode"?} -> {tools: [...], mode, note?}, best first.
   app.post('/api/tools/search', async (c) => {
-    const parsed = searchRequest.safeParse(await c.req.json().catch(() => undefined));
-    if (!parsed.success) return c.json({ error: `Expected {"query": string, "top_k"?: 1-100, "min_score"?: number, "server"?: string}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}` }, 400);
+    const parsed = searchArguments.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) return c.json({ error: `Expected {"query": string, "top_k"?: 1-100, "min_score"?: number, "server"?: string, "category"?: string, "mode"?: "lexical"|"semantic"|"hybrid"}: ${issuesOf(parsed.error)}` }, 400);
     const catalog = gateway.catalogFor(BARE_PROFILE);
     await catalog.ensure();
-    const { query, top_k, min_score, server } = parsed.data;
-    return c.json({ query, tools: searchTools(gateway, catalog, query, { topK: top_k ?? 10, minScore: min_score, server }) });
+    const { query, top_k, min_score, server, category, mode } = parsed.data;
+    return c.json({ query, ...(await searchTools(gateway, catalog, query, { topK: top_k ?? 10, minScore: min_score, server, category, mode })) });
+  });
+
+  // Embed every tool now: {"force"?: boolean} (force re-embeds even tools whose text did not change).
+  app.post('/api/tools/embed', async (c) => {
+    const body = await c.req.text();
+    const parsed = embedRequest.safeParse(body.trim() ? safeJson(body) : {});
+    if (!parsed.success) return c.json({ error: `Expected {"force"?: boolean}: ${issuesOf(parsed.error)}` }, 400);
+    const catalog = gateway.catalogFor(BARE_PROFILE);
+    await catalog.ensure();
+    try {
+      return c.json(await gateway.search.embed(catalog, { force: parsed.data.force ?? false }));
+    } catch (error) {
+      if (error instanceof NoEmbeddingProvider) return c.json({ error: error.message }, 409);
+      if (error instanceof EmbeddingError) return c.json({ error: error.message, code: error.code }, 502);
+      throw error;
+    }
   });
 
   // Tokens of the tools/list result per mode (passthrough, meta), for clients without capabilities.
@@ -148,4 +167,16 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
 
   app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers, /api/metrics, /api/changes; Prometheus: /metrics.` }, 404));
   return { app, sessions };
+}
+
+function issuesOf(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

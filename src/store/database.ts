@@ -6,6 +6,7 @@ import { SqliteToolsetRepository, type ToolsetRepository } from './toolset-repos
 import { SqliteCatalogRepository, type CatalogRepository } from './catalog-repository.js';
 import { StoreError, describeError } from './errors.js';
 import { SqliteMetricsRepository, checkRetentionDays, type MetricsRepository } from './metrics-repository.js';
+import { SqliteLearnedQueryRepository, SqliteVectorRepository, type LearnedQueryRepository, type VectorRepository } from './search-repository.js';
 import { MIGRATIONS, checkMigrations, migrate, schemaVersion, type Migration } from './migrations.js';
 
 export const DEFAULT_DB_FILE = 'switchboard.db';
@@ -17,6 +18,8 @@ export interface OpenDatabaseOptions {
   clock?: () => number;
   /** Options for the metrics repository (retention of raw call rows). */
   metrics?: { retentionDays?: number };
+  /** Options for learned search queries (their half-life in days). */
+  search?: { halfLifeDays?: number };
   /** Migrations to apply instead of the built-in list (tests of later versions). */
   migrations?: readonly Migration[];
 }
@@ -32,6 +35,8 @@ export interface Store {
   readonly catalog: CatalogRepository;
   readonly metrics: MetricsRepository;
   readonly toolsets: ToolsetRepository;
+  readonly vectors: VectorRepository;
+  readonly learnedQueries: LearnedQueryRepository;
   /** Closes the connection (idempotent). Using a repository afterwards throws. */
   close(): void;
 }
@@ -107,6 +112,8 @@ function createStore(
     catalog,
     metrics,
     toolsets: new SqliteToolsetRepository(db, clock),
+    vectors: new SqliteVectorRepository(db, clock),
+    learnedQueries: new SqliteLearnedQueryRepository(db, { clock, halfLifeDays: options.search?.halfLifeDays }),
     close() {
       if (!db.open) return;
       try {

@@ -16,3 +16,11 @@ export {
 export { DAY_MS, startOfUtcDay, utcDayLabel, utcDayStart } from './utc-day.js';
 export * from './types.js';
 export { SqliteToolsetRepository, type ToolsetRepository, type Toolset, type ToolReference } from './toolset-repository.js';
+export {
+  SqliteVectorRepository,
+  SqliteLearnedQueryRepository,
+  type VectorRepository,
+  type LearnedQueryRepository,
+  type LearnedQuery,
+  type LearnedQueryOptions,
+} from './search-repository.js';

@@ -122,6 +122,35 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'search',
+    up(db) {
+      db.exec(`
+        -- Embedding vectors of tool texts, keyed by the embedding model and the sha256 of the embedded text,
+        -- so a tool is re-embedded only when its text (or the model) changes. vector: float32 little-endian.
+        CREATE TABLE search_vectors (
+          model        TEXT    NOT NULL,
+          content_hash TEXT    NOT NULL,
+          dimensions   INTEGER NOT NULL,
+          vector       BLOB    NOT NULL,
+          created_at   INTEGER NOT NULL,
+          PRIMARY KEY (model, content_hash)
+        ) WITHOUT ROWID;
+
+        -- Learning from use: queries that led a session to call a tool (server + original tool name), with a
+        -- weight that grows on repeats and fades with age (see src/search/learning.ts).
+        CREATE TABLE search_queries (
+          server     TEXT    NOT NULL,
+          tool       TEXT    NOT NULL,
+          query      TEXT    NOT NULL,
+          weight     REAL    NOT NULL,
+          updated_at INTEGER NOT NULL,
+          PRIMARY KEY (server, tool, query)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

@@ -1,12 +1,13 @@
 // Owns the searchable snapshot of one catalog that meta mode works on: every exposed tool with its
-// server, original name, definition and category, and a ToolIndex over them. A snapshot is built
+// server, original name, definition and category, and a search engine over them. A snapshot is built
 // lazily on first use and rebuilt when the catalog's merged tool list changes (the catalog replaces
-// that array on every change, so identity is the change signal). The index itself lives as long as
+// that array on every change, so identity is the change signal). The engine itself lives as long as
 // the catalog and is updated incrementally: only tools whose indexed content changed are
 // re-indexed, added or removed.
 import type { Catalog, Entry } from '../catalog/catalog.js';
-import { ToolIndex, type SearchHit } from '../search/index.js';
-import { inferCategory } from './categories.js';
+import { inferCategory } from '../search/categories.js';
+import { SearchEngine, type EngineSearchOptions, type SearchMode } from '../search/engine.js';
+import type { ToolDoc } from '../search/document.js';
 
 export interface MetaTool {
   /** The exposed name: the stable key clients pass to tool_execute. */
@@ -24,54 +25,68 @@ export interface RankedTool {
   score: number;
 }
 
+export interface FoundTools {
+  ranked: RankedTool[];
+  requested: SearchMode;
+  mode: SearchMode;
+  degraded?: string;
+}
+
+/** What a snapshot needs from its owner: server descriptions and a fresh search engine per catalog. */
+export interface SearchContext {
+  serverDescription(server: string): string | undefined;
+  newEngine(): SearchEngine;
+}
+
+/** Lexical only, no stored state: for callers without a gateway (tests, tools). */
+export const PLAIN_SEARCH_CONTEXT: SearchContext = { serverDescription: () => undefined, newEngine: () => new SearchEngine() };
+
 export class MetaSnapshot {
   readonly tools: MetaTool[];
   readonly byKey: ReadonlyMap<string, MetaTool>;
-  private index: ToolIndex | undefined;
+  private synced = false;
 
   constructor(
     tools: MetaTool[],
-    private readonly serverDescriptions: (server: string) => string | undefined = () => undefined,
-    private readonly shared?: IndexState,
+    private readonly context: SearchContext = PLAIN_SEARCH_CONTEXT,
+    private readonly shared: SearchEngine = context.newEngine(),
   ) {
     this.tools = tools;
     this.byKey = new Map(tools.map((t) => [t.key, t]));
   }
 
-  /** The index is brought up to date on the first search (listing and capabilities do not need it). */
-  private get toolIndex(): ToolIndex {
-    if (this.index) return this.index;
-    const state = this.shared ?? { index: new ToolIndex(), indexed: new Map<string, string>() };
-    const seen = new Set<string>();
-    for (const tool of this.tools) {
-      const def = tool.definition;
-      const doc = {
-        key: tool.key,
-        server: tool.server,
-        name: tool.originalName,
-        ...(typeof def.title === 'string' && def.title !== tool.originalName && { title: def.title }),
-        description: tool.description,
-        inputSchema: def.inputSchema,
-        serverDescription: this.serverDescriptions(tool.server),
-      };
-      const content = JSON.stringify(doc);
-      seen.add(tool.key);
-      const before = state.indexed.get(tool.key);
-      if (before === content) continue;
-      if (before === undefined) state.index.add(doc);
-      else state.index.update(doc);
-      state.indexed.set(tool.key, content);
+  /** The engine is brought up to date on the first search (listing and capabilities do not need it). */
+  get engine(): SearchEngine {
+    if (!this.synced) {
+      this.shared.sync(this.tools.map((tool) => docOf(tool, this.context.serverDescription(tool.server))));
+      this.synced = true;
     }
-    for (const key of [...state.indexed.keys()]) {
-      if (seen.has(key)) continue;
-      state.index.remove(key);
-      state.indexed.delete(key);
-    }
-    return (this.index = state.index);
+    return this.shared;
   }
 
-  search(query: string, options: { limit: number; server?: string }): RankedTool[] {
-    const hits: SearchHit[] = this.toolIndex.search(query, { limit: options.limit, ...(options.server !== undefined && { server: options.server }) });
+  /** Lexical search, synchronous (fallback suggestions, error hints). */
+  search(query: string, options: { limit: number; server?: string; filter?: (tool: MetaTool) => boolean }): RankedTool[] {
+    const filter = options.filter;
+    const hits = this.engine.lexical.search(query, {
+      limit: options.limit,
+      ...(options.server !== undefined && { server: options.server }),
+      ...(filter && { filter: (doc: ToolDoc) => { const t = this.byKey.get(doc.key); return t !== undefined && filter(t); } }),
+    });
+    return this.rank(hits);
+  }
+
+  /** Search in any mode with priors and filters; semantic modes fall back to lexical and say why. */
+  async find(query: string, options: Omit<EngineSearchOptions, 'filter' | 'prior'> & { filter?: (tool: MetaTool) => boolean; prior?: (tool: MetaTool) => number }): Promise<FoundTools> {
+    const { filter, prior, ...rest } = options;
+    const result = await this.engine.search(query, {
+      ...rest,
+      ...(filter && { filter: (doc: ToolDoc) => { const t = this.byKey.get(doc.key); return t !== undefined && filter(t); } }),
+      ...(prior && { prior: (key: string) => { const t = this.byKey.get(key); return t ? prior(t) : 1; } }),
+    });
+    return { ranked: this.rank(result.hits), requested: result.requested, mode: result.mode, ...(result.degraded !== undefined && { degraded: result.degraded }) };
+  }
+
+  private rank(hits: ReadonlyArray<{ key: string; score: number }>): RankedTool[] {
     return hits.flatMap((hit) => {
       const tool = this.byKey.get(hit.key);
       return tool ? [{ tool, score: hit.score }] : [];
@@ -81,6 +96,19 @@ export class MetaSnapshot {
   get size(): number {
     return this.tools.length;
   }
+}
+
+function docOf(tool: MetaTool, serverDescription: string | undefined): ToolDoc {
+  const def = tool.definition;
+  return {
+    key: tool.key,
+    server: tool.server,
+    name: tool.originalName,
+    ...(typeof def.title === 'string' && def.title !== tool.originalName && { title: def.title }),
+    description: tool.description,
+    inputSchema: def.inputSchema,
+    ...(serverDescription !== undefined && { serverDescription }),
+  };
 }
 
 /** The tools of a catalog as meta mode sees them. */
@@ -94,21 +122,15 @@ export function metaToolsOf(catalog: Catalog): MetaTool[] {
   });
 }
 
-/** One catalog's search index and the indexed content per tool key (to re-index only what changed). */
-interface IndexState {
-  index: ToolIndex;
-  indexed: Map<string, string>;
-}
+const snapshots = new WeakMap<Catalog, { source: Entry[]; snapshot: MetaSnapshot; engine: SearchEngine }>();
 
-const snapshots = new WeakMap<Catalog, { source: Entry[]; snapshot: MetaSnapshot; state: IndexState }>();
-
-/** The snapshot of a catalog, rebuilt only when its tool list changed; the index is carried over. */
-export function snapshotOf(catalog: Catalog, serverDescriptions?: (server: string) => string | undefined): MetaSnapshot {
+/** The snapshot of a catalog, rebuilt only when its tool list changed; the engine is carried over. */
+export function snapshotOf(catalog: Catalog, context: SearchContext = PLAIN_SEARCH_CONTEXT): MetaSnapshot {
   const source = catalog.tools();
   const cached = snapshots.get(catalog);
   if (cached && cached.source === source) return cached.snapshot;
-  const state = cached?.state ?? { index: new ToolIndex(), indexed: new Map<string, string>() };
-  const snapshot = new MetaSnapshot(metaToolsOf(catalog), serverDescriptions, state);
-  snapshots.set(catalog, { source, snapshot, state });
+  const engine = cached?.engine ?? context.newEngine();
+  const snapshot = new MetaSnapshot(metaToolsOf(catalog), context, engine);
+  snapshots.set(catalog, { source, snapshot, engine });
   return snapshot;
 }

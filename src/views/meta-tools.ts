@@ -6,7 +6,8 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Entry } from '../catalog/catalog.js';
-import { CATEGORY_NAMES, categoryDescription } from './categories.js';
+import { CATEGORY_NAMES, categoryDescription } from '../search/categories.js';
+import type { SearchMode } from '../search/engine.js';
 import type { MetaSnapshot, MetaTool } from './meta-index.js';
 import { jsonResult, parseArguments } from './tool-results.js';
 
@@ -135,6 +136,12 @@ export interface MetaEnvironment {
   /** Configured server keys, in order. */
   serverKeys: string[];
   status(server: string): { status: string; error?: string };
+  /** Search mode of tool_discovery (default: the engine's). */
+  mode?: SearchMode;
+  /** Success-rate prior per tool (about 0.8..1). */
+  prior?: (tool: MetaTool) => number;
+  /** Told what each query showed (learning from use). */
+  onResults?: (query: string, shown: MetaTool[]) => void;
 }
 
 function checkServer(env: MetaEnvironment, server: string | undefined): void {
@@ -147,7 +154,7 @@ function checkCategory(category: string | undefined): void {
   throw actionableError('unknown_category', `No category "${category}".`, [`Use one of: ${CATEGORY_NAMES.join(', ')}.`, 'Or leave "category" out.'], [], { category, categories: CATEGORY_NAMES });
 }
 
-export function runDiscovery(env: MetaEnvironment, args: unknown): Result {
+export async function runDiscovery(env: MetaEnvironment, args: unknown): Promise<Result> {
   const input = parseArguments(discoveryArgs, args, TOOL_DISCOVERY);
   checkServer(env, input.server);
   checkCategory(input.category);
@@ -155,30 +162,40 @@ export function runDiscovery(env: MetaEnvironment, args: unknown): Result {
   const queries = (Array.isArray(input.query) ? input.query : [input.query]).map((q) => q.trim()).filter(Boolean);
   const inScope = (t: MetaTool) => (!input.server || t.server === input.server) && (!input.category || t.category === input.category);
   let ranked: Array<{ tool: MetaTool; relevance: number }>;
+  const notes = new Set<string>();
+  let mode: string | undefined;
   if (queries.length === 0) {
     ranked = snapshot.tools.filter(inScope).map((tool) => ({ tool, relevance: 1 }));
   } else {
     const best = new Map<string, { tool: MetaTool; score: number }>();
-    const limit = input.category ? snapshot.size : input.maxResults;
     for (const query of queries) {
       const text = input.context ? `${query} ${input.context}` : query;
-      for (const hit of snapshot.search(text, { limit, ...(input.server && { server: input.server }) })) {
-        if (!inScope(hit.tool)) continue;
+      const found = await snapshot.find(text, {
+        limit: input.maxResults,
+        ...(env.mode && { mode: env.mode }),
+        ...(input.server && { server: input.server }),
+        ...(input.category && { filter: inScope }),
+        ...(env.prior && { prior: env.prior }),
+      });
+      mode = found.mode;
+      if (found.degraded) notes.add(found.degraded);
+      env.onResults?.(query, found.ranked.map((h) => h.tool));
+      // Scores of different queries are comparable only as shares of their own best.
+      const top = found.ranked[0]?.score || 1;
+      for (const hit of found.ranked) {
+        const score = hit.score / top;
         const seen = best.get(hit.tool.key);
-        if (!seen || hit.score > seen.score) best.set(hit.tool.key, hit);
+        if (!seen || score > seen.score) best.set(hit.tool.key, { tool: hit.tool, score });
       }
     }
     const hits = [...best.values()].sort((a, b) => b.score - a.score);
-    const top = hits[0]?.score ?? 1;
-    ranked = hits.map((h) => ({ tool: h.tool, relevance: Math.round((h.score / top) * 1000) / 1000 }));
+    ranked = hits.map((h) => ({ tool: h.tool, relevance: Math.round(h.score * 1000) / 1000 }));
   }
   const tools = ranked.slice(0, input.maxResults).map(({ tool, relevance }) => render(tool, relevance, input.detailLevel));
-  const query = Array.isArray(input.query) ? input.query : input.query;
-  const result: Record<string, unknown> = { tools, metadata: { query, detailLevel: input.detailLevel, resultCount: tools.length } };
-  if (tools.length === 0) {
-    (result.metadata as Record<string, unknown>).hint = 'No match. Rephrase with other words, drop the category/server filter, or call tool_capabilities to browse.';
-  }
-  return jsonResult(result, false);
+  const metadata: Record<string, unknown> = { query: input.query, detailLevel: input.detailLevel, resultCount: tools.length, ...(mode && { searchMode: mode }) };
+  if (notes.size) metadata.note = [...notes].join(' ');
+  if (tools.length === 0) metadata.hint = 'No match. Rephrase with other words, drop the category/server filter, or call tool_capabilities to browse.';
+  return jsonResult({ tools, metadata }, false);
 }
 
 function render(tool: MetaTool, relevance: number, level: 'minimal' | 'summary' | 'full'): Record<string, unknown> {

@@ -65,7 +65,7 @@ describe.each(['stdio', 'http'] as const)('meta mode over %s', (transport) => {
 
   it('discovers tools at each detail level', async () => {
     const minimal = structured(await call(client, 'tool_discovery', { query: 'echo', detailLevel: 'minimal' }));
-    expect(minimal.metadata).toEqual({ query: 'echo', detailLevel: 'minimal', resultCount: minimal.tools.length });
+    expect(minimal.metadata).toEqual({ query: 'echo', detailLevel: 'minimal', resultCount: minimal.tools.length, searchMode: 'lexical' });
     expect(minimal.tools[0]).toEqual({ toolKey: 'everything_echo', toolName: 'echo', serverName: 'everything' });
 
     const summary = structured(await call(client, 'tool_discovery', { query: 'echo' }));

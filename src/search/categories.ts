@@ -1,6 +1,6 @@
-// Owns the tool categories of meta mode: a small keyword table over a tool's name and description.
-// A tool gets the category whose keywords it mentions most (ties: the earlier row); none: "other".
-// Deliberately simple and predictable; the table is documented in docs/meta-mode.md.
+// Owns the tool categories of search and meta mode: a small keyword table over a tool's name and
+// description. A tool gets the category whose keywords it mentions most (ties: the earlier row);
+// none: "other". Deliberately simple and predictable; the table is documented in docs/meta-mode.md.
 
 export interface Category {
   name: string;
