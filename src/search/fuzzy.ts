@@ -1,7 +1,9 @@
-// Owns typo and prefix lookup over the index vocabulary. Typos: a symmetric-delete table
-// (SymSpell) finds every vocabulary term within one edit (insert, delete, substitute, adjacent swap)
-// with a handful of hash lookups instead of a scan. Prefixes: a sorted term list, rebuilt lazily
-// after the vocabulary changed, searched by binary search.
+// Owns typo and prefix lookup over the index vocabulary (the set of terms with at least one
+// posting; the index adds a term when its posting list is created and deletes it when the list
+// empties). Typos: a symmetric-delete table (SymSpell) finds every vocabulary term within one edit
+// (insert, delete, substitute, adjacent swap) with a handful of hash lookups instead of a scan.
+// Prefixes: a sorted term list, rebuilt lazily after the vocabulary changed, searched by binary
+// search. `version` changes with every change, so callers can cache lookups.
 
 const MAX_FUZZY_LENGTH = 24;
 
@@ -27,23 +29,26 @@ function withinOneEdit(a: string, b: string): boolean {
 }
 
 export class Vocabulary {
-  private readonly refs = new Map<string, number>();
+  private readonly terms = new Set<string>();
   private readonly deleteTable = new Map<string, Set<string>>();
   private sorted: string[] | null = null;
+  /** Bumped on every change (for caches of fuzzy and prefix lookups). */
+  version = 0;
 
-  has(term: string): boolean {
-    return this.refs.has(term);
+  get size(): number {
+    return this.terms.size;
   }
 
-  /** Count one more document using `term`. */
-  retain(term: string): void {
-    const n = this.refs.get(term);
-    if (n !== undefined) {
-      this.refs.set(term, n + 1);
-      return;
-    }
-    this.refs.set(term, 1);
+  has(term: string): boolean {
+    return this.terms.has(term);
+  }
+
+  /** A term now has postings. */
+  add(term: string): void {
+    if (this.terms.has(term)) return;
+    this.terms.add(term);
     this.sorted = null;
+    this.version++;
     if (term.length < 4 || term.length > MAX_FUZZY_LENGTH) return;
     for (const d of deletes(term)) {
       let set = this.deleteTable.get(d);
@@ -52,16 +57,11 @@ export class Vocabulary {
     }
   }
 
-  /** Count one document fewer using `term`; forget it at zero. */
-  release(term: string): void {
-    const n = this.refs.get(term);
-    if (n === undefined) return;
-    if (n > 1) {
-      this.refs.set(term, n - 1);
-      return;
-    }
-    this.refs.delete(term);
+  /** A term has no postings any more. */
+  delete(term: string): void {
+    if (!this.terms.delete(term)) return;
     this.sorted = null;
+    this.version++;
     if (term.length < 4 || term.length > MAX_FUZZY_LENGTH) return;
     for (const d of deletes(term)) {
       const set = this.deleteTable.get(d);
@@ -88,7 +88,7 @@ export class Vocabulary {
     };
     consider(this.deleteTable.get(term)); // term = candidate minus one letter
     for (const d of deletes(term)) {
-      if (this.refs.has(d) && d.length >= 4) found.set(d, 1); // candidate = term minus one letter
+      if (this.terms.has(d) && d.length >= 4) found.set(d, 1); // candidate = term minus one letter
       consider(this.deleteTable.get(d)); // substitution, swap, or two edits
     }
     return [...found];
@@ -96,7 +96,7 @@ export class Vocabulary {
 
   /** Up to `limit` vocabulary terms that start with `prefix` and are longer than it. */
   completions(prefix: string, limit: number): string[] {
-    if (!this.sorted) this.sorted = [...this.refs.keys()].sort();
+    if (!this.sorted) this.sorted = [...this.terms].sort();
     const list = this.sorted;
     let lo = 0;
     let hi = list.length;

@@ -1,12 +1,15 @@
 // Owns the tool index: an in-memory inverted index over catalog tools ranked with BM25F (per-field
 // weights and length normalisation, one saturation per term across fields), with typo, prefix and
 // synonym expansion from query.ts and learned queries per tool from expansions.ts. Adding, updating
-// or removing one tool touches only that tool's postings.
+// or removing one tool touches only that tool's postings. Postings live in flat typed arrays
+// (postings.ts); the query scan and top-k selection are in scan.ts.
 import { FIELD_COUNT, FIELDS, LEARNED, fieldTexts, type Field, type ToolDoc } from './document.js';
 import { ExpansionStore, DEFAULT_EXPANSION_CAP } from './expansions.js';
 import { Vocabulary } from './fuzzy.js';
-import { analyzeQuery, DEFAULT_QUERY_OPTIONS, type QueryOptions } from './query.js';
-import { terms } from './tokenize.js';
+import { PostingList } from './postings.js';
+import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, type QueryOptions } from './query.js';
+import { scoreQuery, type ScanContext } from './scan.js';
+import { intern, internedCount, scanTerms, type Term } from './tokenize.js';
 
 export type { ToolDoc } from './document.js';
 
@@ -43,28 +46,27 @@ export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
   serverBoost: 0.2,
 };
 
-interface Entry {
+/** One indexed tool: its distinct terms with per-field frequencies and where each posting sits. */
+export interface Entry {
   doc: ToolDoc;
   seq: number;
   slot: number;
-  lengths: number[];
-  items: Posting[];
-}
-
-/** One term in one tool: per-field frequencies plus the cached saturated BM25F term weight. */
-interface Posting {
-  term: string;
-  entry: Entry;
-  row: number[];
-  at: number; // position in its term's list, for O(1) removal
-  sat: number;
-  stamp: number;
+  server: number;
+  lengths: Float64Array;
+  terms: Term[];
+  lists: PostingList[];
+  tfs: Float64Array; // terms.length x FIELD_COUNT
+  at: Int32Array; // position of each term's posting in its list
+  norm: Float64Array; // per field: w / (1 - b + b * len / avglen), valid under normStamp
+  normStamp: number;
 }
 
 export class ToolIndex {
   private readonly entries = new Map<string, Entry>();
-  private readonly postings = new Map<string, Posting[]>();
+  private readonly bySlot: Array<Entry | undefined> = [];
+  private readonly postings = new Map<string, PostingList>();
   private readonly vocab = new Vocabulary();
+  private readonly analyzer: QueryAnalyzer;
   private readonly totalLengths = new Float64Array(FIELD_COUNT);
   private readonly expansions: ExpansionStore;
   private readonly dirty = new Set<string>();
@@ -72,20 +74,45 @@ export class ToolIndex {
   private readonly weights: Float64Array;
   private readonly bs: Float64Array;
   private readonly freeSlots: number[] = [];
-  private slots = 0;
+  private readonly servers = new Map<string, { id: number; refs: number }>();
+  private readonly freeServers: number[] = [];
+  private serverCount = 0;
   private seq = 0;
   // Average field lengths used for normalisation: a snapshot refreshed only when the true averages
   // drift by more than 2%, so cached term weights stay valid across small catalog changes.
   private readonly avg = new Float64Array(FIELD_COUNT).fill(1);
   private stamp = 0;
-  private wordBest = new Float64Array(0);
-  private total = new Float64Array(0);
+  private readonly listById: Array<PostingList | undefined> = [];
+  // Per-add scratch, indexed by term id: the add that saw the term last and its row in `rowTfs`.
+  private addGen = 0;
+  private rowGen = new Int32Array(0);
+  private rowOfTerm = new Int32Array(0);
+  private rowTfs = new Float64Array(64 * FIELD_COUNT);
+  private readonly ctx: ScanContext;
 
   constructor(options: Partial<IndexOptions> = {}) {
     this.options = { ...DEFAULT_INDEX_OPTIONS, ...options };
     this.weights = Float64Array.from(FIELDS.map((f) => this.options.weights[f]));
     this.bs = Float64Array.from(FIELDS.map((f) => this.options.b[f]));
     this.expansions = new ExpansionStore(this.options.expansionCap);
+    this.analyzer = new QueryAnalyzer(this.vocab, this.options.query);
+    this.ctx = {
+      bySlot: this.bySlot,
+      serverOf: new Int32Array(64),
+      seqOf: new Float64Array(64),
+      wordBest: new Float64Array(64),
+      total: new Float64Array(64),
+      wordTouched: new Int32Array(64),
+      touched: new Int32Array(64),
+      serverBest: new Float64Array(16),
+      verdictAt: new Int32Array(64),
+      verdict: new Uint8Array(64),
+      pickSlots: new Int32Array(64),
+      pickSats: new Float64Array(64),
+      queryNo: 0,
+      refresh: (list) => this.refresh(list),
+      stamp: () => this.stamp,
+    };
   }
 
   get size(): number {
@@ -100,35 +127,94 @@ export class ToolIndex {
   add(doc: ToolDoc): void {
     const previous = this.entries.get(doc.key);
     if (previous) this.unindex(previous);
-    const rows = new Map<string, number[]>();
-    const lengths = zeros();
-    const rowOf = (t: string) => {
-      let row = rows.get(t);
-      if (!row) rows.set(t, (row = zeros()));
-      return row;
-    };
-    fieldTexts(doc).forEach((text, f) => {
-      const ts = terms(text);
-      lengths[f] = ts.length;
-      for (const t of ts) rowOf(t)[f]! += 1;
-    });
+    const terms: Term[] = [];
+    const lengths = new Float64Array(FIELD_COUNT);
+    const gen = ++this.addGen;
+    if (this.rowGen.length < internedCount() + 1024) this.growRows(internedCount() + 1024);
+    const texts = fieldTexts(doc);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      if (!texts[f]) continue;
+      let count = 0;
+      scanTerms(texts[f]!, (t) => {
+        this.bump(t, terms, gen, f, 1);
+        count++;
+      });
+      lengths[f] = count;
+    }
     for (const [t, w] of this.expansions.termFrequencies(doc.key)) {
-      rowOf(t)[LEARNED] = w;
+      this.bump(intern(t), terms, gen, LEARNED, w);
       lengths[LEARNED]! += w;
     }
-    const slot = previous ? previous.slot : (this.freeSlots.pop() ?? this.slots++);
-    const entry: Entry = { doc, seq: previous ? previous.seq : this.seq++, slot, lengths, items: [] };
+    const slot = previous ? previous.slot : (this.freeSlots.pop() ?? this.bySlot.length);
+    const entry: Entry = {
+      doc,
+      seq: previous ? previous.seq : this.seq++,
+      slot,
+      server: this.retainServer(doc.server),
+      lengths,
+      terms,
+      lists: new Array<PostingList>(terms.length),
+      tfs: this.rowTfs.slice(0, terms.length * FIELD_COUNT),
+      at: new Int32Array(terms.length),
+      norm: new Float64Array(FIELD_COUNT),
+      normStamp: -1,
+    };
     this.entries.set(doc.key, entry);
+    this.bySlot[slot] = entry;
+    const ctx = this.ctx;
+    if (slot >= ctx.serverOf.length) {
+      const serverOf = new Int32Array(ctx.serverOf.length * 2);
+      serverOf.set(ctx.serverOf);
+      const seqOf = new Float64Array(ctx.seqOf.length * 2);
+      seqOf.set(ctx.seqOf);
+      ctx.serverOf = serverOf;
+      ctx.seqOf = seqOf;
+    }
+    ctx.serverOf[slot] = entry.server;
+    ctx.seqOf[slot] = entry.seq;
     for (let f = 0; f < FIELD_COUNT; f++) this.totalLengths[f]! += lengths[f]!;
-    for (const [t, row] of rows) {
-      let list = this.postings.get(t);
-      if (!list) this.postings.set(t, (list = []));
-      const item: Posting = { term: t, entry, row, at: list.length, sat: 0, stamp: -1 };
-      list.push(item);
-      entry.items.push(item);
-      this.vocab.retain(t);
+    for (let k = 0; k < terms.length; k++) {
+      const t = terms[k]!;
+      let list = this.listById[t.id];
+      if (list === undefined) {
+        this.listById[t.id] = list = new PostingList(this.stamp);
+        this.postings.set(t.text, list);
+        this.vocab.add(t.text);
+      }
+      entry.lists[k] = list;
+      entry.at[k] = list.push(slot, k, this.saturation(entry, k));
     }
     this.dirty.delete(doc.key);
+  }
+
+  /** Counts `tf` more of term `t` in field `f` of the tool being added (a new row on first sight). */
+  private bump(t: Term, terms: Term[], gen: number, f: number, tf: number): void {
+    let row: number;
+    if (t.id >= this.rowGen.length) this.growRows(t.id * 2);
+    if (this.rowGen[t.id] === gen) {
+      row = this.rowOfTerm[t.id]!;
+    } else {
+      row = terms.length;
+      terms.push(t);
+      this.rowGen[t.id] = gen;
+      this.rowOfTerm[t.id] = row;
+      if ((row + 1) * FIELD_COUNT > this.rowTfs.length) {
+        const grown = new Float64Array(this.rowTfs.length * 2);
+        grown.set(this.rowTfs);
+        this.rowTfs = grown;
+      }
+      this.rowTfs.fill(0, row * FIELD_COUNT, (row + 1) * FIELD_COUNT);
+    }
+    this.rowTfs[row * FIELD_COUNT + f]! += tf;
+  }
+
+  private growRows(size: number): void {
+    const gen = new Int32Array(size);
+    gen.set(this.rowGen);
+    const rows = new Int32Array(size);
+    rows.set(this.rowOfTerm);
+    this.rowGen = gen;
+    this.rowOfTerm = rows;
   }
 
   /** Same as add: replace the tool's postings (only this tool is touched). */
@@ -141,6 +227,7 @@ export class ToolIndex {
     const entry = this.entries.get(key);
     if (!entry) return false;
     this.unindex(entry);
+    this.bySlot[entry.slot] = undefined;
     this.freeSlots.push(entry.slot);
     this.expansions.remove(key);
     this.dirty.delete(key);
@@ -171,61 +258,53 @@ export class ToolIndex {
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     this.prepare();
     const limit = options.limit ?? 10;
-    const n = this.entries.size;
-    if (n === 0 || limit <= 0) return [];
-    const { wordBest, total } = this;
-    const touched: Entry[] = [];
-    const filter = options.filter;
-    const verdicts = new Map<Entry, boolean>();
-    const accepted = (entry: Entry): boolean => {
-      let ok = verdicts.get(entry);
-      if (ok === undefined) verdicts.set(entry, (ok = filter!(entry.doc)));
-      return ok;
-    };
-    for (const word of analyzeQuery(query, this.vocab, this.options.query)) {
-      const wordTouched: Entry[] = [];
-      for (const [term, qw] of word.alternatives) {
-        const list = this.postings.get(term);
-        if (!list) continue;
-        const factor = qw * Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
-        for (const item of list) {
-          const entry = item.entry;
-          if (options.server !== undefined && entry.doc.server !== options.server) continue;
-          if (filter !== undefined && !accepted(entry)) continue;
-          if (item.stamp !== this.stamp) this.saturate(item);
-          const s = factor * item.sat;
-          const slot = entry.slot;
-          if (wordBest[slot] === 0) wordTouched.push(entry);
-          if (s > wordBest[slot]!) wordBest[slot] = s;
-        }
-      }
-      for (const entry of wordTouched) {
-        if (total[entry.slot] === 0) touched.push(entry);
-        total[entry.slot]! += wordBest[entry.slot]!;
-        wordBest[entry.slot] = 0;
-      }
+    if (this.entries.size === 0 || limit <= 0) return [];
+    let server = -1;
+    if (options.server !== undefined) {
+      const known = this.servers.get(options.server);
+      if (!known) return [];
+      server = known.id;
     }
-    if (this.options.serverBoost > 0) {
-      const best = new Map<string, number>();
-      for (const e of touched) if (total[e.slot]! > (best.get(e.doc.server) ?? 0)) best.set(e.doc.server, total[e.slot]!);
-      for (const e of touched) total[e.slot]! += this.options.serverBoost * best.get(e.doc.server)!;
-    }
-    const top = topK(touched, total, limit);
-    const hits = top.map((e) => ({ key: e.doc.key, server: e.doc.server, name: e.doc.name, score: total[e.slot]! }));
-    for (const e of touched) total[e.slot] = 0;
-    return hits;
+    const words = this.analyzer.analyze(query);
+    const ranked = scoreQuery(this.ctx, words, this.postings, this.entries.size, {
+      limit,
+      server,
+      filter: options.filter,
+      serverBoost: this.options.serverBoost,
+    });
+    return ranked.map(({ entry, score }) => ({ key: entry.doc.key, server: entry.doc.server, name: entry.doc.name, score }));
   }
 
-  /** BM25F: field-weighted, length-normalised frequency, saturated once across fields. */
-  private saturate(item: Posting): void {
-    let pseudo = 0;
-    const { row, entry } = item;
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const tf = row[f]!;
-      if (tf !== 0) pseudo += (this.weights[f]! * tf) / (1 - this.bs[f]! + (this.bs[f]! * entry.lengths[f]!) / this.avg[f]!);
+  /** BM25F saturated weight of an entry's k-th term: field-weighted, length-normalised, saturated once. */
+  private saturation(entry: Entry, k: number): number {
+    if (entry.normStamp !== this.stamp) {
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        entry.norm[f] = this.weights[f]! / (1 - this.bs[f]! + (this.bs[f]! * entry.lengths[f]!) / this.avg[f]!);
+      }
+      entry.normStamp = this.stamp;
     }
-    item.sat = pseudo / (this.options.k1 + pseudo);
-    item.stamp = this.stamp;
+    const tfs = entry.tfs;
+    const norm = entry.norm;
+    const base = k * FIELD_COUNT;
+    let pseudo = 0;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const tf = tfs[base + f]!;
+      if (tf !== 0) pseudo += tf * norm[f]!;
+    }
+    return pseudo / (this.options.k1 + pseudo);
+  }
+
+  /** Recomputes a list's cached weights after the length snapshot changed. */
+  private refresh(list: PostingList): void {
+    const { slots, refs, sats } = list;
+    let max = 0;
+    for (let i = 0; i < list.len; i++) {
+      const sat = this.saturation(this.bySlot[slots[i]!]!, refs[i]!);
+      sats[i] = sat;
+      if (sat > max) max = sat;
+    }
+    list.maxSat = max;
+    list.stamp = this.stamp;
   }
 
   /** Folds pending learned queries in, refreshes the length snapshot if it drifted, sizes scratch arrays. */
@@ -246,47 +325,49 @@ export class ToolIndex {
     if (drift) {
       for (let f = 0; f < FIELD_COUNT; f++) this.avg[f] = this.totalLengths[f]! / n || 1;
       this.stamp++;
+      // Recompute every cached weight now (about 20 ms per million postings) rather than lazily
+      // inside the next queries, which would put the cost into their latency.
+      for (const list of this.postings.values()) this.refresh(list);
     }
-    if (this.wordBest.length < this.slots) {
-      const size = Math.max(64, this.slots * 2);
-      this.wordBest = new Float64Array(size);
-      this.total = new Float64Array(size);
+    const ctx = this.ctx;
+    if (ctx.total.length < this.bySlot.length) {
+      const size = Math.max(64, this.bySlot.length * 2);
+      ctx.wordBest = new Float64Array(size);
+      ctx.total = new Float64Array(size);
+      ctx.wordTouched = new Int32Array(size);
+      ctx.touched = new Int32Array(size);
+      ctx.verdictAt = new Int32Array(size);
+      ctx.verdict = new Uint8Array(size);
     }
+    if (ctx.serverBest.length < this.serverCount) ctx.serverBest = new Float64Array(this.serverCount * 2);
+  }
+
+  private retainServer(name: string): number {
+    let s = this.servers.get(name);
+    if (!s) this.servers.set(name, (s = { id: this.freeServers.pop() ?? this.serverCount++, refs: 0 }));
+    s.refs++;
+    return s.id;
   }
 
   private unindex(entry: Entry): void {
-    for (const item of entry.items) {
-      const t = item.term;
-      const list = this.postings.get(t)!;
-      const last = list.pop()!;
-      if (last !== item) {
-        list[item.at] = last;
-        last.at = item.at;
+    const { terms, lists, at } = entry;
+    for (let k = 0; k < terms.length; k++) {
+      const list = lists[k]!;
+      const pos = at[k]!;
+      if (list.removeAt(pos) >= 0) this.bySlot[list.slots[pos]!]!.at[list.refs[pos]!] = pos;
+      if (list.len === 0) {
+        const t = terms[k]!;
+        this.listById[t.id] = undefined;
+        this.postings.delete(t.text);
+        this.vocab.delete(t.text);
       }
-      if (list.length === 0) this.postings.delete(t);
-      this.vocab.release(t);
     }
     for (let f = 0; f < FIELD_COUNT; f++) this.totalLengths[f]! -= entry.lengths[f]!;
+    const s = this.servers.get(entry.doc.server)!;
+    if (--s.refs === 0) {
+      this.servers.delete(entry.doc.server);
+      this.freeServers.push(s.id);
+    }
     this.entries.delete(entry.doc.key);
   }
-}
-
-/** A per-field row (plain arrays: far cheaper to allocate than typed arrays). */
-function zeros(): number[] {
-  return [0, 0, 0, 0, 0, 0].slice(0, FIELD_COUNT);
-}
-
-/** Highest scores first; ties keep insertion order (older tools first). */
-function topK(candidates: Entry[], total: Float64Array, k: number): Entry[] {
-  const better = (a: Entry, b: Entry) => total[a.slot]! > total[b.slot]! || (total[a.slot] === total[b.slot] && a.seq < b.seq);
-  const top: Entry[] = [];
-  for (const e of candidates) {
-    if (top.length === k && !better(e, top[k - 1]!)) continue;
-    if (top.length === k) top.pop();
-    let i = top.length;
-    top.push(e);
-    for (; i > 0 && better(e, top[i - 1]!); i--) top[i] = top[i - 1]!;
-    top[i] = e;
-  }
-  return top;
 }

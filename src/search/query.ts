@@ -2,6 +2,8 @@
 // (its stem at full weight, synonyms, and for words the index does not know, one-edit typo
 // corrections and prefix completions). A document scores a word by its best alternative only, so a
 // tool mentioning both "delete" and "remove" is not paid twice for the query word "rm".
+// QueryAnalyzer caches each word's alternatives (bounded, dropped when the vocabulary changes), so
+// a repeated word costs one lookup instead of synonym, typo and prefix expansion.
 import type { Vocabulary } from './fuzzy.js';
 import { synonymsOf } from './synonyms.js';
 import { STOP_WORDS, splitWords, stem } from './tokenize.js';
@@ -15,6 +17,8 @@ export interface QueryOptions {
   synonyms: boolean;
   fuzzy: boolean;
   prefix: boolean;
+  /** Distinct query words kept (the rest of a very long request is ignored). */
+  maxWords: number;
 }
 
 export const DEFAULT_QUERY_OPTIONS: QueryOptions = {
@@ -26,50 +30,117 @@ export const DEFAULT_QUERY_OPTIONS: QueryOptions = {
   synonyms: true,
   fuzzy: true,
   prefix: true,
+  maxWords: 64,
 };
 
 export interface QueryWord {
   word: string;
-  alternatives: Map<string, number>; // index term -> weight (0..1]
+  /** Index term -> weight (0..1]. Shared with the analyzer's cache: read only. */
+  alternatives: ReadonlyMap<string, number>;
 }
 
-export function analyzeQuery(text: string, vocab: Vocabulary, o: QueryOptions = DEFAULT_QUERY_OPTIONS): QueryWord[] {
-  const raw = splitWords(text);
+// Runs of 48+ base64 characters whose character class (lower, upper, digit, symbol) changes more
+// often than every fourth character are pasted data (images, hashes, keys), not words: splitting them
+// on case and digit changes would add hundreds of junk words to the query. Paths and identifiers
+// change class far less often.
+const DATA_RUN = /[A-Za-z0-9+/=]{48,}/g;
+
+function classOf(c: number): number {
+  if (c >= 97 && c <= 122) return 0;
+  if (c >= 65 && c <= 90) return 1;
+  if (c >= 48 && c <= 57) return 2;
+  return 3;
+}
+
+function dropOpaqueData(text: string): string {
+  return text.replace(DATA_RUN, (run) => {
+    let changes = 0;
+    for (let i = 1; i < run.length; i++) if (classOf(run.charCodeAt(i)) !== classOf(run.charCodeAt(i - 1))) changes++;
+    return changes * 4 > run.length ? ' ' : run;
+  });
+}
+
+/** The distinct (by stem) non-stop words of a query, in order, at most `max`. */
+export function queryWords(text: string, max = DEFAULT_QUERY_OPTIONS.maxWords): string[] {
+  const raw = splitWords(text.length >= 48 ? dropOpaqueData(text) : text);
   let words = raw.filter((w) => !STOP_WORDS.has(w));
   if (words.length === 0) words = raw; // a query made only of stop words still searches
   const seen = new Set<string>();
-  const out: QueryWord[] = [];
+  const out: string[] = [];
   for (const word of words) {
     const s = stem(word);
     if (seen.has(s)) continue;
     seen.add(s);
-    const alternatives = new Map<string, number>();
-    const offer = (term: string, weight: number) => {
-      if ((alternatives.get(term) ?? 0) < weight) alternatives.set(term, weight);
-    };
-    offer(s, 1);
-    if (word !== s && vocab.has(word)) offer(word, 1); // unstemmed forms (numbers, codes, names)
-    if (o.synonyms) {
-      for (const syn of synonymsOf(s)) offer(syn, o.synonymWeight);
-    }
-    if (!vocab.has(s)) {
-      if (o.fuzzy && word.length >= o.fuzzyMinLength) {
-        for (const w of s === word ? [s] : [s, word]) {
-          for (const [t, distance] of vocab.fuzzy(w)) offer(t, distance === 1 ? o.fuzzyWeight : o.fuzzyWeight * 0.7);
-        }
-        // A typo can hide a synonym: "remvoe" -> "remov" -> "delet".
-        if (o.synonyms) {
-          for (const [t, w] of [...alternatives]) {
-            if (t === s) continue;
-            for (const syn of synonymsOf(t)) offer(syn, w * o.synonymWeight);
-          }
-        }
-      }
-      if (o.prefix && word.length >= 3) {
-        for (const t of vocab.completions(word, o.maxCompletions)) offer(t, o.prefixWeight);
-      }
-    }
-    out.push({ word, alternatives });
+    out.push(word);
+    if (out.length >= max) break;
   }
   return out;
+}
+
+/** Weighted index terms standing in for one query word. */
+export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DEFAULT_QUERY_OPTIONS): Map<string, number> {
+  const s = stem(word);
+  const alternatives = new Map<string, number>();
+  const offer = (term: string, weight: number) => {
+    if ((alternatives.get(term) ?? 0) < weight) alternatives.set(term, weight);
+  };
+  offer(s, 1);
+  if (word !== s && vocab.has(word)) offer(word, 1); // unstemmed forms (numbers, codes, names)
+  if (o.synonyms) {
+    for (const syn of synonymsOf(s)) offer(syn, o.synonymWeight);
+  }
+  if (!vocab.has(s)) {
+    if (o.fuzzy && word.length >= o.fuzzyMinLength) {
+      for (const w of s === word ? [s] : [s, word]) {
+        for (const [t, distance] of vocab.fuzzy(w)) offer(t, distance === 1 ? o.fuzzyWeight : o.fuzzyWeight * 0.7);
+      }
+      // A typo can hide a synonym: "remvoe" -> "remov" -> "delet".
+      if (o.synonyms) {
+        for (const [t, w] of [...alternatives]) {
+          if (t === s) continue;
+          for (const syn of synonymsOf(t)) offer(syn, w * o.synonymWeight);
+        }
+      }
+    }
+    if (o.prefix && word.length >= 3) {
+      for (const t of vocab.completions(word, o.maxCompletions)) offer(t, o.prefixWeight);
+    }
+  }
+  return alternatives;
+}
+
+/** Uncached analysis (tests, one-off use). */
+export function analyzeQuery(text: string, vocab: Vocabulary, o: QueryOptions = DEFAULT_QUERY_OPTIONS): QueryWord[] {
+  return queryWords(text, o.maxWords).map((word) => ({ word, alternatives: expandWord(word, vocab, o) }));
+}
+
+const CACHE_SIZE = 4096;
+
+/** Query analysis with a bounded per-word cache of alternatives, valid for one vocabulary version. */
+export class QueryAnalyzer {
+  private readonly cache = new Map<string, ReadonlyMap<string, number>>();
+  private version = -1;
+
+  constructor(
+    private readonly vocab: Vocabulary,
+    private readonly options: QueryOptions = DEFAULT_QUERY_OPTIONS,
+  ) {}
+
+  analyze(text: string): QueryWord[] {
+    if (this.version !== this.vocab.version) {
+      this.cache.clear();
+      this.version = this.vocab.version;
+    }
+    const out: QueryWord[] = [];
+    for (const word of queryWords(text, this.options.maxWords)) {
+      let alternatives = this.cache.get(word);
+      if (alternatives === undefined) {
+        alternatives = expandWord(word, this.vocab, this.options);
+        if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+        this.cache.set(word, alternatives);
+      }
+      out.push({ word, alternatives });
+    }
+    return out;
+  }
 }

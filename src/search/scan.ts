@@ -1,0 +1,168 @@
+// Owns scoring one analysed query against the posting lists: term-at-a-time accumulation into
+// per-slot scratch arrays (a tool scores each query word by its best alternative term), the
+// server/filter restriction, the server boost and exact top-k selection. No per-query maps: the
+// scratch arrays belong to the index and are reset for the touched slots only.
+import type { Entry } from './index.js';
+import type { PostingList } from './postings.js';
+import type { QueryWord } from './query.js';
+
+/** Scratch state owned by one index, reused by every query. */
+export interface ScanContext {
+  bySlot: ReadonlyArray<Entry | undefined>;
+  serverOf: Int32Array; // per slot: the tool's server id
+  seqOf: Float64Array; // per slot: catalog order (ties)
+  wordBest: Float64Array;
+  total: Float64Array;
+  wordTouched: Int32Array;
+  touched: Int32Array;
+  serverBest: Float64Array;
+  verdictAt: Int32Array; // query number the verdict was taken in
+  verdict: Uint8Array; // 1 = the tool passes the query's server/filter restriction
+  pickSlots: Int32Array; // the allowed part of one posting list (restricted queries)
+  pickSats: Float64Array;
+  queryNo: number;
+  refresh: (list: PostingList) => void;
+  stamp: () => number;
+}
+
+export interface ScanOptions {
+  limit: number;
+  /** Server id to restrict to, or -1. */
+  server: number;
+  filter: ((doc: Entry['doc']) => boolean) | undefined;
+  serverBoost: number;
+}
+
+export interface Ranked {
+  entry: Entry;
+  score: number;
+}
+
+/** `idf = ln(1 + (N - df + 0.5) / (df + 0.5))`. */
+export function idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+export function scoreQuery(ctx: ScanContext, words: readonly QueryWord[], postings: ReadonlyMap<string, PostingList>, n: number, o: ScanOptions): Ranked[] {
+  const { wordBest, total, wordTouched, touched, bySlot } = ctx;
+  const stamp = ctx.stamp();
+  const restricted = o.server >= 0 || o.filter !== undefined;
+  const queryNo = ++ctx.queryNo;
+  const allowed = (slot: number): boolean => {
+    if (ctx.verdictAt[slot] !== queryNo) {
+      ctx.verdictAt[slot] = queryNo;
+      ctx.verdict[slot] = (o.server < 0 || ctx.serverOf[slot] === o.server) && (o.filter === undefined || o.filter(bySlot[slot]!.doc)) ? 1 : 0;
+    }
+    return ctx.verdict[slot] === 1;
+  };
+  let nt = 0;
+  for (const word of words) {
+    // A word with one alternative adds straight into the totals; otherwise keep its best per tool.
+    const single = word.alternatives.size === 1;
+    let wt = 0;
+    for (const [term, weight] of word.alternatives) {
+      const list = postings.get(term);
+      if (!list) continue;
+      if (list.stamp !== stamp) ctx.refresh(list);
+      const factor = weight * idf(n, list.len);
+      let { slots, sats, len } = list;
+      if (restricted) {
+        // Copy the postings of allowed tools aside, then scan those.
+        if (ctx.pickSlots.length < len) {
+          ctx.pickSlots = new Int32Array(len * 2);
+          ctx.pickSats = new Float64Array(len * 2);
+        }
+        let m = 0;
+        for (let i = 0; i < len; i++) {
+          if (!allowed(slots[i]!)) continue;
+          ctx.pickSlots[m] = slots[i]!;
+          ctx.pickSats[m++] = sats[i]!;
+        }
+        slots = ctx.pickSlots;
+        sats = ctx.pickSats;
+        len = m;
+      }
+      if (single) nt = addInto(slots, sats, len, factor, total, touched, nt);
+      else wt = maxInto(slots, sats, len, factor, wordBest, wordTouched, wt);
+    }
+    for (let j = 0; j < wt; j++) {
+      const slot = wordTouched[j]!;
+      const t = total[slot]!;
+      if (t === 0) touched[nt++] = slot;
+      total[slot] = t + wordBest[slot]!;
+      wordBest[slot] = 0;
+    }
+  }
+  if (o.serverBoost > 0) boostServers(ctx, nt, o.serverBoost);
+  const top = topK(ctx, nt, o.limit);
+  const out = top.map((slot) => ({ entry: bySlot[slot]!, score: total[slot]! }));
+  for (let j = 0; j < nt; j++) total[touched[j]!] = 0;
+  return out;
+}
+
+// The scan loops over one posting list (or its allowed part), kept as small separate functions so
+// each stays monomorphic and tight.
+
+/** Adds `factor * sat` to each posting's tool total; returns the new touched count. */
+function addInto(slots: Int32Array, sats: Float64Array, len: number, factor: number, total: Float64Array, touched: Int32Array, nt: number): number {
+  for (let i = 0; i < len; i++) {
+    const slot = slots[i]!;
+    const t = total[slot]!;
+    if (t === 0) touched[nt++] = slot;
+    total[slot] = t + factor * sats[i]!;
+  }
+  return nt;
+}
+
+/** Keeps the best `factor * sat` per tool for the current word; returns the new word-touched count. */
+function maxInto(slots: Int32Array, sats: Float64Array, len: number, factor: number, best: Float64Array, touched: Int32Array, wt: number): number {
+  for (let i = 0; i < len; i++) {
+    const slot = slots[i]!;
+    const s = factor * sats[i]!;
+    const b = best[slot]!;
+    if (s > b) {
+      if (b === 0) touched[wt++] = slot;
+      best[slot] = s;
+    }
+  }
+  return wt;
+}
+
+/** Adds `boost` x the best score on each tool's server (tools of a matching server rise together). */
+function boostServers(ctx: ScanContext, nt: number, boost: number): void {
+  const { touched, total, serverBest, serverOf } = ctx;
+  for (let j = 0; j < nt; j++) {
+    const slot = touched[j]!;
+    const s = serverOf[slot]!;
+    if (total[slot]! > serverBest[s]!) serverBest[s] = total[slot]!;
+  }
+  for (let j = 0; j < nt; j++) {
+    const slot = touched[j]!;
+    total[slot]! += boost * serverBest[serverOf[slot]!]!;
+  }
+  for (let j = 0; j < nt; j++) serverBest[serverOf[touched[j]!]!] = 0;
+}
+
+/** Slots of the `k` best totals, best first; ties keep insertion order (older tools first). */
+function topK(ctx: ScanContext, nt: number, k: number): number[] {
+  const { touched, total, seqOf } = ctx;
+  const top: number[] = [];
+  let floor = -Infinity; // the k-th best total once the list is full
+  for (let j = 0; j < nt; j++) {
+    const slot = touched[j]!;
+    const t = total[slot]!;
+    if (t < floor) continue;
+    const seq = seqOf[slot]!;
+    const better = (other: number) => t > total[other]! || (t === total[other]! && seq < seqOf[other]!);
+    if (top.length === k) {
+      if (!better(top[k - 1]!)) continue;
+      top.pop();
+    }
+    let i = top.length;
+    top.push(slot);
+    for (; i > 0 && better(top[i - 1]!); i--) top[i] = top[i - 1]!;
+    top[i] = slot;
+    if (top.length === k) floor = total[top[k - 1]!]!;
+  }
+  return top;
+}
