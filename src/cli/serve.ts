@@ -46,6 +46,14 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
       await catalog.ensure();
       const warning = budgetWarning(catalog.tools(), { tokenBudget: settings.tokenBudget, maxTools: settings.maxTools, mode });
       if (warning) log.warn(warning.fields, warning.message);
+      // With an embeddings endpoint: embed now (changed tools only), so the first search need not wait.
+      if (settings.search.embeddings) {
+        const started = Date.now();
+        await gateway.search
+          .embed(catalog)
+          .then((report) => log.info({ ...report, ms: Date.now() - started }, 'tools embedded'))
+          .catch((error: Error) => log.warn({ err: error.message }, 'embedding the tools failed; search answers lexically until the endpoint works'));
+      }
     })
     .catch((error: Error) => log.debug({ err: error.message }, 'tool budget not checked'));
   const enabled = config.servers.filter((s) => !s.disabled).map((s) => s.key);

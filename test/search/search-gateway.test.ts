@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openDatabase } from '../../src/store/index.js';
 import { startEmbeddingServer, type EmbeddingStandIn } from '../fixtures/embedding-server.js';
-import { connectHttp, fixtureServer, newClient, startHttpGateway, writeConfig } from '../helpers/gateway.js';
+import { connectHttp, fixtureServer, newClient, startHttpGateway, waitFor, writeConfig } from '../helpers/gateway.js';
 
 const ANY = z.any();
 type Json = Record<string, any>;
@@ -31,13 +31,15 @@ describe('hybrid search with an embeddings endpoint', () => {
     const config = await writeConfig(twins(), { search: { embeddings: { baseUrl: standIn.baseUrl, model: 'stand-in', batchSize: 8 } } });
     let gateway = await startHttpGateway(config);
     try {
+      // serve embeds every tool in the background once the servers are listed.
+      const startup = await waitFor(() => gateway.log.records().find((r) => r.msg === 'tools embedded'), 'the start-up embedding');
+      expect(startup).toMatchObject({ model: 'stand-in', endpoint: `${standIn.baseUrl}/embeddings`, fromCache: 0 });
+      expect(startup.tools).toBe(20); // 10 valid tools per twin (bad_schema is left out by the catalog)
+      expect(startup.requested).toBe(20); // each text once (the server name is part of it)
+      expect(standIn.requests.every((r) => r.input.length <= 8)).toBe(true);
       const embedded = await post(`${gateway.url}/api/tools/embed`, {});
       expect(embedded.status).toBe(200);
-      expect(embedded.json).toMatchObject({ model: 'stand-in', endpoint: `${standIn.baseUrl}/embeddings`, fromCache: 0 });
-      const tools = embedded.json.tools as number;
-      expect(tools).toBe(20); // 10 valid tools per twin (bad_schema is left out by the catalog)
-      expect(embedded.json.requested).toBe(tools); // each text once (the server name is part of it)
-      expect(standIn.requests.every((r) => r.input.length <= 8)).toBe(true);
+      expect(embedded.json).toMatchObject({ tools: 20, requested: 0 });
 
       const hybrid = await post(`${gateway.url}/api/tools/search`, { query: 'process id', top_k: 4 });
       expect(hybrid.json.mode).toBe('hybrid');
@@ -67,8 +69,8 @@ describe('hybrid search with an embeddings endpoint', () => {
     standIn.requests.length = 0;
     gateway = await startHttpGateway(config);
     try {
-      const again = await post(`${gateway.url}/api/tools/embed`, {});
-      expect(again.json).toMatchObject({ requested: 0, fromCache: 20 });
+      const again = await waitFor(() => gateway.log.records().find((r) => r.msg === 'tools embedded'), 'the start-up embedding');
+      expect(again).toMatchObject({ requested: 0, fromCache: 20 });
       expect(standIn.requests).toHaveLength(0);
       const forced = await post(`${gateway.url}/api/tools/embed`, { force: true });
       expect(forced.json.requested).toBe(20);
