@@ -6,6 +6,7 @@
 //   npm run bench -- --gateway-rss     the gateway's own RSS (children excluded), stdio and HTTP face
 //   npm run bench -- --profile         CPU profile of the gateway under the sequential workload
 //   npm run bench -- --startup         20 servers: time to the first tools/list (cold, warm cache), RSS
+//   npm run bench -- --recording       what recording calls in the store costs (on vs off, same run)
 //
 // The table goes to stdout, progress to stderr. Targets are measured interleaved with their direct
 // baseline (direct, A, direct, B, ...), the order reversed every other round, and the medians of the
@@ -32,6 +33,10 @@ const USAGE = `usage: npm run bench -- [options]
   --profile               CPU-profile the gateway under the sequential workload and exit
   --profile-calls N       calls in the profiled workload (default 20000)
   --startup               20 stdio servers: start to first tools/list, cold and warm cache, peak RSS
+  --recording             recording calls on vs off over stdio, interleaved rounds (about 2 minutes)
+  --recording-calls N     sequential calls per block (default 400; --rounds sets the rounds, default 16)
+  --recording-pairs N     (on, off) pairs of blocks per round (default 10)
+  --recording-processes N gateway processes per variant (default 2)
   --help`;
 
 const T0 = performance.now();
@@ -52,6 +57,10 @@ function parse() {
         profile: { type: 'boolean' },
         'profile-calls': { type: 'string' },
         startup: { type: 'boolean' },
+        recording: { type: 'boolean' },
+        'recording-calls': { type: 'string' },
+        'recording-processes': { type: 'string' },
+        'recording-pairs': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -59,6 +68,18 @@ function parse() {
     process.stderr.write(`${/** @type {Error} */ (error).message}\n${USAGE}\n`);
     process.exit(2);
   }
+}
+
+/**
+ * An integer option within bounds, or its default when absent; exits with the usage otherwise.
+ * @param {string | undefined} value @param {number} fallback @param {number} min @param {number} max @param {string} name
+ */
+function intOption(value, fallback, min, max, name) {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= min && n <= max) return n;
+  process.stderr.write(`${name} must be an integer ${min}-${max}\n${USAGE}\n`);
+  process.exit(2);
 }
 
 /** Installs the peers into bench/node_modules when it is missing (a failure only skips the peers). */
@@ -127,7 +148,7 @@ async function main() {
   try {
     const gateway = snapshotGateway(tmp);
     if (gateway) progress(`measuring the gateway built from ${gateway.revision.commit ?? 'an unknown commit'}${gateway.revision.src_dirty ? ' with uncommitted changes in src/' : ''} (a copy of dist/ in ${gateway.root})`);
-    if ((options['gateway-rss'] || options.profile || options.startup) && !gateway) {
+    if ((options['gateway-rss'] || options.profile || options.startup || options.recording) && !gateway) {
       progress('dist/cli/main.js is missing: build the gateway first (npx tsc -p .)');
       process.exitCode = 1;
       return;
@@ -140,6 +161,22 @@ async function main() {
     if (options.startup && gateway) {
       const { startupBench } = await import('./lib/startup.mjs');
       await startupBench({ tmp, gatewayMain: gateway.main, progress, json: options.json });
+      return;
+    }
+    if (options.recording && gateway) {
+      const { recordingBench } = await import('./lib/recording.mjs');
+      await recordingBench({
+        tmp,
+        gateway,
+        progress,
+        rounds: intOption(options.rounds, 16, 2, 100, '--rounds'),
+        calls: intOption(options['recording-calls'], 400, 50, 100_000, '--recording-calls'),
+        pairs: intOption(options['recording-pairs'], 10, 1, 100, '--recording-pairs'),
+        processes: intOption(options['recording-processes'], 2, 1, 8, '--recording-processes'),
+        warmup: 8000,
+        microOps: 20_000,
+        json: options.json,
+      });
       return;
     }
     if (options.profile && gateway) {

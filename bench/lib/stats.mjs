@@ -51,3 +51,32 @@ export function summarize(samples) {
     p99_ms: round(quantile(samples, 0.99)),
   };
 }
+
+/**
+ * A bootstrap confidence interval of the median: `resamples` resamples with replacement, drawn with
+ * a fixed-seed generator so the same samples always give the same interval. Null for no samples.
+ * @param {number[]} samples
+ * @param {{level?: number, resamples?: number, seed?: number}} [options]
+ * @returns {[number, number] | null}
+ */
+export function bootstrapMedianCi(samples, { level = 0.95, resamples = 2000, seed = 0x5eed } = {}) {
+  const n = samples.length;
+  if (n === 0) return null;
+  let state = seed >>> 0;
+  // mulberry32: small, fast, and good enough to pick indices
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const medians = new Float64Array(resamples);
+  const draw = new Float64Array(n);
+  for (let b = 0; b < resamples; b++) {
+    for (let i = 0; i < n; i++) draw[i] = samples[Math.floor(random() * n)];
+    medians[b] = /** @type {number} */ (quantile(draw, 0.5));
+  }
+  const tail = (1 - level) / 2;
+  return [/** @type {number} */ (quantile(medians, tail)), /** @type {number} */ (quantile(medians, 1 - tail))];
+}

@@ -12,6 +12,7 @@ import { DEFAULT_RESILIENCE, type Connection, type ConnectionStatus, type ListKi
 import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, REVERSE_METHOD_CAPABILITY, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import type { CallRecord, Store } from '../store/index.js';
+import { scheduleWalCheckpoints, type WalCheckpointer } from '../store/wal-checkpoint.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import { GatewaySession, GATEWAY_CAPABILITIES } from './session.js';
@@ -107,6 +108,8 @@ export class Gateway {
   /** Search engines per catalog, learning from use, success-rate priors. */
   readonly search: ToolSearch;
   private rollupTimer: NodeJS.Timeout | undefined;
+  /** Checkpoints the store's WAL on a timer, so no recorded call waits for one. */
+  private readonly checkpoints: WalCheckpointer | undefined;
   /** Meta-mode settings; set by serve from the configuration before sessions open. */
   meta: MetaSettings = { ...DEFAULT_META_SETTINGS };
 
@@ -134,6 +137,7 @@ export class Gateway {
       this.rollup();
       this.rollupTimer = setInterval(() => this.rollup(), ROLLUP_EVERY_MS);
       this.rollupTimer.unref();
+      this.checkpoints = scheduleWalCheckpoints(this.store.db, { onError: (message) => this.log.error(message) });
     }
   }
 
@@ -424,6 +428,7 @@ export class Gateway {
   async close(): Promise<void> {
     if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
     clearInterval(this.rollupTimer);
+    this.checkpoints?.stop();
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();
     await Promise.all([...this.releasing, this.pool.close()]);
