@@ -61,6 +61,7 @@ export function gatewayFor(config: LoadedConfig, overrides: GatewayOverrides = {
     },
     lazy: overrides.lazy ?? r.lazy,
     recordCalls: s.recordCalls,
+    includeMetrics: s.includeMetrics,
     search: s.search,
   }, services);
 }

@@ -78,6 +78,8 @@ export interface SwitchboardSettings {
   metricsRetentionDays: number;
   /** Record every tool call in the store (outcome, latency); Prometheus counters are kept either way. */
   recordCalls: boolean;
+  /** Listed tools carry their success rate and median latency in `_meta["switchboard/metrics"]`. */
+  includeMetrics: boolean;
   /** When a tool call fails, try the first fallback suggestion with the same arguments. */
   autoRetryFallback: boolean;
   /** Meta mode: exposed tool names always listed directly next to the meta-tools. */

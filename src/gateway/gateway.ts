@@ -13,6 +13,7 @@ import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, REVERSE_METHOD_CAPABILITY, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import type { CallRecord, Store } from '../store/index.js';
 import { scheduleWalCheckpoints, type WalCheckpointer } from '../store/wal-checkpoint.js';
+import { ToolMetricsAnnotator } from './tool-metrics.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import { GatewaySession, GATEWAY_CAPABILITIES } from './session.js';
@@ -43,6 +44,8 @@ export interface GatewaySettings {
   lazy: boolean;
   /** Record every tool call in the store. */
   recordCalls: boolean;
+  /** Listed tools carry their call metrics in `_meta` (needs the store). */
+  includeMetrics: boolean;
   /** Tool search: modes, embeddings, learning from use, priors. */
   search: SearchSettings;
 }
@@ -56,6 +59,7 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   resilience: DEFAULT_RESILIENCE,
   lazy: true,
   recordCalls: true,
+  includeMetrics: false,
   search: { learning: true, learningHalfLifeDays: 30, priors: true },
 };
 
@@ -110,6 +114,8 @@ export class Gateway {
   private rollupTimer: NodeJS.Timeout | undefined;
   /** Checkpoints the store's WAL on a timer, so no recorded call waits for one. */
   private readonly checkpoints: WalCheckpointer | undefined;
+  /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
+  readonly toolMetrics: ToolMetricsAnnotator | undefined;
   /** Meta-mode settings; set by serve from the configuration before sessions open. */
   meta: MetaSettings = { ...DEFAULT_META_SETTINGS };
 
@@ -138,6 +144,7 @@ export class Gateway {
       this.rollupTimer = setInterval(() => this.rollup(), ROLLUP_EVERY_MS);
       this.rollupTimer.unref();
       this.checkpoints = scheduleWalCheckpoints(this.store.db, { onError: (message) => this.log.error(message) });
+      if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message) });
     }
   }
 

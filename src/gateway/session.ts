@@ -115,7 +115,7 @@ export class GatewaySession {
               ? metaToolList(this.gateway, catalog)
               : catalog.tools();
         const { items, nextCursor } = page('tools', tools, params.cursor, pageSize);
-        return { tools: items, ...(nextCursor && { nextCursor }) };
+        return { tools: this.withMetrics(catalog, items, single), ...(nextCursor && { nextCursor }) };
       }
       case 'prompts/list': {
         const catalog = await this.catalog();
@@ -182,6 +182,17 @@ export class GatewaySession {
 
   private isMetaView(): boolean {
     return this.view.kind === 'meta' || this.view.kind === 'auto';
+  }
+
+  /** Listed tools with their call metrics in `_meta` when `includeMetrics` is on; as they are otherwise. */
+  private withMetrics(catalog: Catalog, tools: Entry[], single: string | undefined): Entry[] {
+    const annotator = this.gateway.toolMetrics;
+    if (!annotator) return tools;
+    return annotator.annotate(tools, (name) => {
+      if (single) return { server: single, tool: name };
+      const entry = catalog.toolTable.resolve(name);
+      return entry && { server: entry.serverKey, tool: entry.originalName };
+    });
   }
 
   /** Meta mode always; auto mode while the catalog has more exposed tools than maxTools (decided on every listing). */
