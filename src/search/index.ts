@@ -7,11 +7,13 @@ import { FIELD_COUNT, FIELDS, LEARNED, fieldTexts, type Field, type ToolDoc } fr
 import { ExpansionStore, DEFAULT_EXPANSION_CAP } from './expansions.js';
 import { Vocabulary } from './fuzzy.js';
 import { PostingList } from './postings.js';
-import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, type QueryOptions } from './query.js';
+import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, isPhrase, phraseTerm, type QueryOptions } from './query.js';
 import { scoreQuery, type ScanContext } from './scan.js';
 import { intern, internedCount, scanTerms, type Term } from './tokenize.js';
 
 export type { ToolDoc } from './document.js';
+
+const PHRASE_FIELDS = new Set([FIELDS.indexOf('name'), FIELDS.indexOf('description')]);
 
 export interface SearchHit {
   key: string;
@@ -35,6 +37,8 @@ export interface IndexOptions {
   expansionCap: number;
   /** Share of the best score on a tool's server added to the tool (tools of a matching server rise together). */
   serverBoost: number;
+  /** Weight of a pair of adjacent query words found adjacent in a tool's name or description (0: off). */
+  phraseWeight: number;
 }
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
@@ -44,6 +48,7 @@ export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
   query: DEFAULT_QUERY_OPTIONS,
   expansionCap: DEFAULT_EXPANSION_CAP,
   serverBoost: 0.2,
+  phraseWeight: 0,
 };
 
 /** One indexed tool: its distinct terms with per-field frequencies and where each posting sits. */
@@ -82,6 +87,8 @@ export class ToolIndex {
   // drift by more than 2%, so cached term weights stay valid across small catalog changes.
   private readonly avg = new Float64Array(FIELD_COUNT).fill(1);
   private stamp = 0;
+  private addsSinceSearch = 0;
+  private refreshAll = false;
   private readonly listById: Array<PostingList | undefined> = [];
   // Per-add scratch, indexed by term id: the add that saw the term last and its row in `rowTfs`.
   private addGen = 0;
@@ -95,7 +102,7 @@ export class ToolIndex {
     this.weights = Float64Array.from(FIELDS.map((f) => this.options.weights[f]));
     this.bs = Float64Array.from(FIELDS.map((f) => this.options.b[f]));
     this.expansions = new ExpansionStore(this.options.expansionCap);
-    this.analyzer = new QueryAnalyzer(this.vocab, this.options.query);
+    this.analyzer = new QueryAnalyzer(this.vocab, this.options.query, this.options.phraseWeight);
     this.ctx = {
       bySlot: this.bySlot,
       serverOf: new Int32Array(64),
@@ -135,8 +142,12 @@ export class ToolIndex {
     for (let f = 0; f < FIELD_COUNT; f++) {
       if (!texts[f]) continue;
       let count = 0;
+      const phrases = this.options.phraseWeight > 0 && PHRASE_FIELDS.has(f);
+      let prev: Term | null = null;
       scanTerms(texts[f]!, (t) => {
         this.bump(t, terms, gen, f, 1);
+        if (phrases && prev !== null) this.bump(phraseTerm(prev, t), terms, gen, f, 1);
+        prev = t;
         count++;
       });
       lengths[f] = count;
@@ -173,16 +184,19 @@ export class ToolIndex {
     ctx.serverOf[slot] = entry.server;
     ctx.seqOf[slot] = entry.seq;
     for (let f = 0; f < FIELD_COUNT; f++) this.totalLengths[f]! += lengths[f]!;
+    // A bulk load (many adds before the next search) leaves weights to one pass in prepare().
+    const bulk = ++this.addsSinceSearch > Math.max(256, this.entries.size / 4);
+    if (bulk) this.refreshAll = true;
     for (let k = 0; k < terms.length; k++) {
       const t = terms[k]!;
       let list = this.listById[t.id];
       if (list === undefined) {
         this.listById[t.id] = list = new PostingList(this.stamp);
         this.postings.set(t.text, list);
-        this.vocab.add(t.text);
+        if (!isPhrase(t.text)) this.vocab.add(t.text);
       }
       entry.lists[k] = list;
-      entry.at[k] = list.push(slot, k, this.saturation(entry, k));
+      entry.at[k] = list.push(slot, k, bulk ? 0 : this.saturation(entry, k));
     }
     this.dirty.delete(doc.key);
   }
@@ -325,10 +339,14 @@ export class ToolIndex {
     if (drift) {
       for (let f = 0; f < FIELD_COUNT; f++) this.avg[f] = this.totalLengths[f]! / n || 1;
       this.stamp++;
+    }
+    if (drift || this.refreshAll) {
       // Recompute every cached weight now (about 20 ms per million postings) rather than lazily
       // inside the next queries, which would put the cost into their latency.
       for (const list of this.postings.values()) this.refresh(list);
+      this.refreshAll = false;
     }
+    this.addsSinceSearch = 0;
     const ctx = this.ctx;
     if (ctx.total.length < this.bySlot.length) {
       const size = Math.max(64, this.bySlot.length * 2);
@@ -359,7 +377,7 @@ export class ToolIndex {
         const t = terms[k]!;
         this.listById[t.id] = undefined;
         this.postings.delete(t.text);
-        this.vocab.delete(t.text);
+        if (!isPhrase(t.text)) this.vocab.delete(t.text);
       }
     }
     for (let f = 0; f < FIELD_COUNT; f++) this.totalLengths[f]! -= entry.lengths[f]!;
@@ -371,3 +389,4 @@ export class ToolIndex {
     this.entries.delete(entry.doc.key);
   }
 }
+

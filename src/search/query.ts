@@ -6,7 +6,7 @@
 // a repeated word costs one lookup instead of synonym, typo and prefix expansion.
 import type { Vocabulary } from './fuzzy.js';
 import { synonymsOf } from './synonyms.js';
-import { STOP_WORDS, splitWords, stem } from './tokenize.js';
+import { STOP_WORDS, intern, splitWords, stem, type Term } from './tokenize.js';
 
 export interface QueryOptions {
   synonymWeight: number;
@@ -60,6 +60,12 @@ function dropOpaqueData(text: string): string {
   });
 }
 
+/** The non-stop words of a query in order (repeats kept), at most `max`. */
+function nonStopWords(text: string, max: number): string[] {
+  const raw = splitWords(text.length >= 48 ? dropOpaqueData(text) : text);
+  return raw.filter((w) => !STOP_WORDS.has(w)).slice(0, max);
+}
+
 /** The distinct (by stem) non-stop words of a query, in order, at most `max`. */
 export function queryWords(text: string, max = DEFAULT_QUERY_OPTIONS.maxWords): string[] {
   const raw = splitWords(text.length >= 48 ? dropOpaqueData(text) : text);
@@ -109,6 +115,30 @@ export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DE
   return alternatives;
 }
 
+/** The index term of two adjacent terms (a phrase): both texts joined by a space. */
+export function phraseTerm(a: Term, b: Term): Term {
+  return intern(`${a.text} ${b.text}`);
+}
+
+export function isPhrase(text: string): boolean {
+  return text.includes(' ');
+}
+
+/** Adjacent pairs of the query's non-stop words (as stems), each once, as phrase words of weight `weight`. */
+function phraseWords(words: readonly string[], weight: number): QueryWord[] {
+  const out: QueryWord[] = [];
+  const seen = new Set<string>();
+  for (let i = 1; i < words.length; i++) {
+    const a = stem(words[i - 1]!);
+    const b = stem(words[i]!);
+    const text = `${a} ${b}`;
+    if (a === b || seen.has(text)) continue;
+    seen.add(text);
+    out.push({ word: text, alternatives: new Map([[text, weight]]) });
+  }
+  return out;
+}
+
 /** Uncached analysis (tests, one-off use). */
 export function analyzeQuery(text: string, vocab: Vocabulary, o: QueryOptions = DEFAULT_QUERY_OPTIONS): QueryWord[] {
   return queryWords(text, o.maxWords).map((word) => ({ word, alternatives: expandWord(word, vocab, o) }));
@@ -124,6 +154,7 @@ export class QueryAnalyzer {
   constructor(
     private readonly vocab: Vocabulary,
     private readonly options: QueryOptions = DEFAULT_QUERY_OPTIONS,
+    private readonly phraseWeight = 0,
   ) {}
 
   analyze(text: string): QueryWord[] {
@@ -141,6 +172,7 @@ export class QueryAnalyzer {
       }
       out.push({ word, alternatives });
     }
+    if (this.phraseWeight > 0) out.push(...phraseWords(nonStopWords(text, this.options.maxWords), this.phraseWeight));
     return out;
   }
 }

@@ -153,14 +153,18 @@ function topK(ctx: ScanContext, nt: number, k: number): number[] {
     const t = total[slot]!;
     if (t < floor) continue;
     const seq = seqOf[slot]!;
-    const better = (other: number) => t > total[other]! || (t === total[other]! && seq < seqOf[other]!);
     if (top.length === k) {
-      if (!better(top[k - 1]!)) continue;
+      const last = top[k - 1]!;
+      if (!(t > total[last]! || (t === total[last]! && seq < seqOf[last]!))) continue;
       top.pop();
     }
     let i = top.length;
     top.push(slot);
-    for (; i > 0 && better(top[i - 1]!); i--) top[i] = top[i - 1]!;
+    for (; i > 0; i--) {
+      const above = top[i - 1]!;
+      if (!(t > total[above]! || (t === total[above]! && seq < seqOf[above]!))) break;
+      top[i] = above;
+    }
     top[i] = slot;
     if (top.length === k) floor = total[top[k - 1]!]!;
   }

@@ -4,6 +4,7 @@
 // (classes of non-ASCII characters looked up once and remembered); astral characters fall back to
 // Unicode-aware expressions with the same rules.
 import { stemmer } from 'stemmer';
+import { LEMMAS } from './lemmas.js';
 
 const OTHER = 0;
 const LOWER = 1; // lower-case and caseless letters
@@ -118,7 +119,7 @@ const stemCache = new Map<string, string>();
 export function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = word.length <= 2 || !/^[a-z]+$/.test(word) ? word : stemmer(word);
+    s = word.length <= 2 || !/^[a-z]+$/.test(word) ? word : stemmer(LEMMAS.get(word) ?? word);
     if (stemCache.size > CACHE_LIMIT) stemCache.clear();
     stemCache.set(word, s);
   }
