@@ -285,6 +285,7 @@ describe('settings', () => {
       maxTools: 40,
       tokenBudget: 20_000,
       maxFallbacks: 3,
+      search: { learning: true, learningHalfLifeDays: 30, priors: true },
     });
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
   });
@@ -316,6 +317,13 @@ describe('settings', () => {
       maxTools: 25,
       tokenBudget: 8000,
       maxFallbacks: 5,
+      search: {
+        mode: 'semantic',
+        embeddings: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', apiKeyEnv: 'EMBED_KEY', dimensions: 256, batchSize: 16, timeoutMs: 3000 },
+        learning: false,
+        learningHalfLifeDays: 7,
+        priors: false,
+      },
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
     const partial = await load({ mcpServers: {}, switchboard: { resilience: { retry: { maxAttempts: 9 } } } });
@@ -333,6 +341,9 @@ describe('settings', () => {
     ['a misspelt key', { seperator: '__' }, 'switchboard.seperator', 'unknown setting; did you mean "separator"?'],
     ['a misspelt nested key', { http: { prot: 1 } }, 'switchboard.http.prot', 'unknown setting; did you mean "port"?'],
     ['an unknown key', { colour: 'red' }, 'switchboard.colour', 'unknown setting'],
+    ['a misspelt search key', { search: { embedings: {} } }, 'switchboard.search.embedings', 'unknown setting; did you mean "embeddings"?'],
+    ['an API key where its variable name belongs', { search: { embeddings: { baseUrl: 'http://x/v1', model: 'm', apiKeyEnv: 'sk-abc123' } } }, 'switchboard.search.embeddings.apiKeyEnv', 'must be the NAME of an environment variable holding the key (never the key itself)'],
+    ['an embeddings URL without a scheme', { search: { embeddings: { baseUrl: 'localhost:11434', model: 'm' } } }, 'switchboard.search.embeddings.baseUrl', 'must be an http:// or https:// URL up to the API version, e.g. http://127.0.0.1:11434/v1'],
     ['nameBudget too small', { nameBudget: 15 }, 'switchboard.nameBudget', 'must be at least 16 (got 15)'],
     ['nameBudget too big', { nameBudget: 65 }, 'switchboard.nameBudget', 'must be at most 64 (got 65)'],
     ['nameBudget not an integer', { nameBudget: 30.5 }, 'switchboard.nameBudget', 'must be a whole number (got 30.5)'],
