@@ -18,8 +18,12 @@ export type Field = (typeof FIELDS)[number];
 export const FIELD_COUNT = FIELDS.length;
 export const LEARNED = FIELDS.indexOf('learned');
 
-/** Per-field texts of a tool (the learned field is filled by the expansion store, not here). */
-export function fieldTexts(doc: ToolDoc): string[] {
+/**
+ * Per-field texts of a tool (the learned field is filled by the expansion store, not here). Without
+ * `withServerDescription` the server field holds only the server key (the index adds the server
+ * description's terms from a cache shared by the server's tools).
+ */
+export function fieldTexts(doc: ToolDoc, withServerDescription = true): string[] {
   const params: string[] = [];
   const enums: string[] = [];
   walkSchema(doc.inputSchema, params, enums, 0);
@@ -27,7 +31,7 @@ export function fieldTexts(doc: ToolDoc): string[] {
   const keyExtra = doc.key.includes(doc.name) ? '' : doc.key;
   return [
     [doc.name, doc.title ?? '', keyExtra].join(' '),
-    [doc.server, doc.serverDescription ?? ''].join(' '),
+    withServerDescription ? [doc.server, doc.serverDescription ?? ''].join(' ') : doc.server,
     [doc.title ?? '', doc.description ?? ''].join(' '),
     params.join(' '),
     enums.join(' '),

@@ -1,19 +1,18 @@
 // Owns the tool index: an in-memory inverted index over catalog tools ranked with BM25F (per-field
 // weights and length normalisation, one saturation per term across fields), with typo, prefix and
 // synonym expansion from query.ts and learned queries per tool from expansions.ts. Adding, updating
-// or removing one tool touches only that tool's postings. Postings live in flat typed arrays
-// (postings.ts); the query scan and top-k selection are in scan.ts.
-import { FIELD_COUNT, FIELDS, LEARNED, fieldTexts, type Field, type ToolDoc } from './document.js';
+// or removing one tool touches only that tool's postings. A tool's terms come from rows.ts,
+// postings live in flat typed arrays (postings.ts), the query scan and top-k are in scan.ts.
+import { FIELD_COUNT, FIELDS, type Field, type ToolDoc } from './document.js';
 import { ExpansionStore, DEFAULT_EXPANSION_CAP } from './expansions.js';
 import { Vocabulary } from './fuzzy.js';
 import { PostingList } from './postings.js';
-import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, isPhrase, phraseTerm, type QueryOptions } from './query.js';
+import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, isPhrase, type QueryOptions } from './query.js';
+import { RowCollector } from './rows.js';
 import { scoreQuery, type ScanContext } from './scan.js';
-import { intern, internedCount, scanTerms, type Term } from './tokenize.js';
+import type { Term } from './tokenize.js';
 
 export type { ToolDoc } from './document.js';
-
-const PHRASE_FIELDS = new Set([FIELDS.indexOf('name'), FIELDS.indexOf('description')]);
 
 export interface SearchHit {
   key: string;
@@ -90,11 +89,7 @@ export class ToolIndex {
   private addsSinceSearch = 0;
   private refreshAll = false;
   private readonly listById: Array<PostingList | undefined> = [];
-  // Per-add scratch, indexed by term id: the add that saw the term last and its row in `rowTfs`.
-  private addGen = 0;
-  private rowGen = new Int32Array(0);
-  private rowOfTerm = new Int32Array(0);
-  private rowTfs = new Float64Array(64 * FIELD_COUNT);
+  private readonly rows: RowCollector;
   private readonly ctx: ScanContext;
 
   constructor(options: Partial<IndexOptions> = {}) {
@@ -102,6 +97,7 @@ export class ToolIndex {
     this.weights = Float64Array.from(FIELDS.map((f) => this.options.weights[f]));
     this.bs = Float64Array.from(FIELDS.map((f) => this.options.b[f]));
     this.expansions = new ExpansionStore(this.options.expansionCap);
+    this.rows = new RowCollector(this.options.phraseWeight > 0);
     this.analyzer = new QueryAnalyzer(this.vocab, this.options.query, this.options.phraseWeight);
     this.ctx = {
       bySlot: this.bySlot,
@@ -134,28 +130,7 @@ export class ToolIndex {
   add(doc: ToolDoc): void {
     const previous = this.entries.get(doc.key);
     if (previous) this.unindex(previous);
-    const terms: Term[] = [];
-    const lengths = new Float64Array(FIELD_COUNT);
-    const gen = ++this.addGen;
-    if (this.rowGen.length < internedCount() + 1024) this.growRows(internedCount() + 1024);
-    const texts = fieldTexts(doc);
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      if (!texts[f]) continue;
-      let count = 0;
-      const phrases = this.options.phraseWeight > 0 && PHRASE_FIELDS.has(f);
-      let prev: Term | null = null;
-      scanTerms(texts[f]!, (t) => {
-        this.bump(t, terms, gen, f, 1);
-        if (phrases && prev !== null) this.bump(phraseTerm(prev, t), terms, gen, f, 1);
-        prev = t;
-        count++;
-      });
-      lengths[f] = count;
-    }
-    for (const [t, w] of this.expansions.termFrequencies(doc.key)) {
-      this.bump(intern(t), terms, gen, LEARNED, w);
-      lengths[LEARNED]! += w;
-    }
+    const { terms, tfs, lengths } = this.rows.collect(doc, this.expansions.termFrequencies(doc.key));
     const slot = previous ? previous.slot : (this.freeSlots.pop() ?? this.bySlot.length);
     const entry: Entry = {
       doc,
@@ -165,7 +140,7 @@ export class ToolIndex {
       lengths,
       terms,
       lists: new Array<PostingList>(terms.length),
-      tfs: this.rowTfs.slice(0, terms.length * FIELD_COUNT),
+      tfs,
       at: new Int32Array(terms.length),
       norm: new Float64Array(FIELD_COUNT),
       normStamp: -1,
@@ -199,36 +174,6 @@ export class ToolIndex {
       entry.at[k] = list.push(slot, k, bulk ? 0 : this.saturation(entry, k));
     }
     this.dirty.delete(doc.key);
-  }
-
-  /** Counts `tf` more of term `t` in field `f` of the tool being added (a new row on first sight). */
-  private bump(t: Term, terms: Term[], gen: number, f: number, tf: number): void {
-    let row: number;
-    if (t.id >= this.rowGen.length) this.growRows(t.id * 2);
-    if (this.rowGen[t.id] === gen) {
-      row = this.rowOfTerm[t.id]!;
-    } else {
-      row = terms.length;
-      terms.push(t);
-      this.rowGen[t.id] = gen;
-      this.rowOfTerm[t.id] = row;
-      if ((row + 1) * FIELD_COUNT > this.rowTfs.length) {
-        const grown = new Float64Array(this.rowTfs.length * 2);
-        grown.set(this.rowTfs);
-        this.rowTfs = grown;
-      }
-      this.rowTfs.fill(0, row * FIELD_COUNT, (row + 1) * FIELD_COUNT);
-    }
-    this.rowTfs[row * FIELD_COUNT + f]! += tf;
-  }
-
-  private growRows(size: number): void {
-    const gen = new Int32Array(size);
-    gen.set(this.rowGen);
-    const rows = new Int32Array(size);
-    rows.set(this.rowOfTerm);
-    this.rowGen = gen;
-    this.rowOfTerm = rows;
   }
 
   /** Same as add: replace the tool's postings (only this tool is touched). */
@@ -341,9 +286,20 @@ export class ToolIndex {
       this.stamp++;
     }
     if (drift || this.refreshAll) {
-      // Recompute every cached weight now (about 20 ms per million postings) rather than lazily
-      // inside the next queries, which would put the cost into their latency.
-      for (const list of this.postings.values()) this.refresh(list);
+      // Recompute every cached weight now rather than lazily inside the next queries, which would
+      // put the cost into their latency. Tool by tool: each tool's rows are read in order.
+      for (const list of this.postings.values()) {
+        list.maxSat = 0;
+        list.stamp = this.stamp;
+      }
+      for (const entry of this.entries.values()) {
+        for (let k = 0; k < entry.terms.length; k++) {
+          const sat = this.saturation(entry, k);
+          const list = entry.lists[k]!;
+          list.sats[entry.at[k]!] = sat;
+          if (sat > list.maxSat) list.maxSat = sat;
+        }
+      }
       this.refreshAll = false;
     }
     this.addsSinceSearch = 0;
