@@ -4,7 +4,7 @@ import path from 'node:path';
 import envPaths from 'env-paths';
 import { loadConfig, type LoadedConfig, type SwitchboardSettings } from '../config/index.js';
 import { Gateway, type GatewayServices } from '../gateway/gateway.js';
-import { openDatabase, type Store } from '../store/index.js';
+import { openDatabase, type OpenDatabaseOptions, type Store } from '../store/index.js';
 import { createRootLogger, type Logger } from '../logging/logger.js';
 import type { LevelWithSilent } from 'pino';
 
@@ -33,8 +33,8 @@ export async function loadContext(options: CommonOptions, defaultLevel: LevelWit
 }
 
 /** Opens the data dir's store (created on first use); the caller closes it after the gateway. */
-export function openStore(dataDir: string, settings?: Pick<SwitchboardSettings, 'metricsRetentionDays' | 'search'>): Store {
-  return openDatabase(dataDir, settings ? { metrics: { retentionDays: settings.metricsRetentionDays }, search: { halfLifeDays: settings.search.learningHalfLifeDays } } : {});
+export function openStore(dataDir: string, settings?: Pick<SwitchboardSettings, 'metricsRetentionDays' | 'search'>, extra: Pick<OpenDatabaseOptions, 'callJournal'> = {}): Store {
+  return openDatabase(dataDir, { ...(settings && { metrics: { retentionDays: settings.metricsRetentionDays }, search: { halfLifeDays: settings.search.learningHalfLifeDays } }), ...extra });
 }
 
 export interface GatewayOverrides {

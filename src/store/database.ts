@@ -7,6 +7,7 @@ import { SqliteCatalogRepository, type CatalogRepository } from './catalog-repos
 import { StoreError, describeError } from './errors.js';
 import { SqliteMetricsRepository, checkRetentionDays, type MetricsRepository } from './metrics-repository.js';
 import { SqliteLearnedQueryRepository, SqliteVectorRepository, type LearnedQueryRepository, type VectorRepository } from './search-repository.js';
+import { JournaledMetricsRepository, recoverCallJournals, type CallJournalOptions } from './call-journal.js';
 import { MIGRATIONS, checkMigrations, migrate, schemaVersion, type Migration } from './migrations.js';
 
 export const DEFAULT_DB_FILE = 'switchboard.db';
@@ -18,6 +19,11 @@ export interface OpenDatabaseOptions {
   clock?: () => number;
   /** Options for the metrics repository (retention of raw call rows). */
   metrics?: { retentionDays?: number };
+  /**
+   * Record calls through a journal file (one append per call, inserted in batches): for the serving
+   * gateway, where the per-call SQLite commit is the cost. Journals of dead processes are always recovered.
+   */
+  callJournal?: CallJournalOptions;
   /** Options for learned search queries (their half-life in days). */
   search?: { halfLifeDays?: number };
   /** Migrations to apply instead of the built-in list (tests of later versions). */
@@ -86,7 +92,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     db.pragma('synchronous = NORMAL'); // in WAL: a committed transaction survives a process crash
     db.pragma('foreign_keys = ON');
     const version = migrate(db, file, migrations);
-    return createStore(db, file, version, journalMode, options);
+    return createStore(db, dir, file, version, journalMode, options);
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;
@@ -96,6 +102,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
 
 function createStore(
   db: Database.Database,
+  dir: string,
   file: string,
   version: number,
   journalMode: string,
@@ -103,7 +110,14 @@ function createStore(
 ): Store {
   const clock = options.clock ?? Date.now;
   const catalog = new SqliteCatalogRepository(db, { clock });
-  const metrics = new SqliteMetricsRepository(db, { clock, retentionDays: options.metrics?.retentionDays });
+  const direct = new SqliteMetricsRepository(db, { clock, retentionDays: options.metrics?.retentionDays });
+  try {
+    recoverCallJournals(db, direct, dir);
+  } catch (err) {
+    throw openFailed(dir, `cannot recover the call journals in ${dir}/call-journal: ${describeError(err)}; check that folder's permissions`, err);
+  }
+  const journaled = options.callJournal ? new JournaledMetricsRepository(db, direct, dir, options.callJournal) : undefined;
+  const metrics = journaled ?? direct;
   return {
     db,
     path: file,
@@ -116,6 +130,7 @@ function createStore(
     learnedQueries: new SqliteLearnedQueryRepository(db, { clock, halfLifeDays: options.search?.halfLifeDays }),
     close() {
       if (!db.open) return;
+      journaled?.close();
       try {
         db.pragma('optimize');
       } catch {

@@ -17,7 +17,10 @@ import { DAY_MS, startOfUtcDay, utcDayStart } from './utc-day.js';
 export interface MetricsRepository {
   /** Raw rows are kept for the current UTC day plus this many full days before it. */
   readonly retentionDays: number;
-  /** Stores one call (a single INSERT, durable once it returns); returns the row id. */
+  /**
+   * Stores one call, durable against a process crash once it returns: a single INSERT (returns the row
+   * id), or with the call journal one appended line, inserted at the next flush (returns 0).
+   */
   recordCall(call: CallRecord): number;
   /**
    * Per-tool statistics, sorted by server then tool. Each UTC day is counted once: from raw rows when the day
@@ -51,6 +54,21 @@ const OUTCOMES = new Set<string>(CALL_OUTCOMES);
 
 type Params = Record<string, string | number | null>;
 
+/** Throws StoreError invalid_input unless `call` can be recorded (the message names the field). */
+export function checkCall(call: CallRecord): void {
+  if (!OUTCOMES.has(call.outcome)) {
+    const got = JSON.stringify(call.outcome);
+    throw new StoreError('invalid_input', `recordCall: outcome must be one of ${CALL_OUTCOMES.join(', ')}, got ${got}`);
+  }
+  if (typeof call.server !== 'string' || typeof call.tool !== 'string' || !call.server || !call.tool) {
+    throw new StoreError('invalid_input', 'recordCall: server and tool must be non-empty strings');
+  }
+  if (!Number.isFinite(call.startedAt) || !Number.isFinite(call.durationMs)) {
+    const got = `${call.startedAt} and ${call.durationMs}`;
+    throw new StoreError('invalid_input', `recordCall: startedAt and durationMs must be finite numbers, got ${got}`);
+  }
+}
+
 export class SqliteMetricsRepository implements MetricsRepository {
   readonly retentionDays: number;
   private readonly db: Database.Database;
@@ -70,17 +88,7 @@ export class SqliteMetricsRepository implements MetricsRepository {
   }
 
   recordCall(call: CallRecord): number {
-    if (!OUTCOMES.has(call.outcome)) {
-      const got = JSON.stringify(call.outcome);
-      throw new StoreError('invalid_input', `recordCall: outcome must be one of ${CALL_OUTCOMES.join(', ')}, got ${got}`);
-    }
-    if (typeof call.server !== 'string' || typeof call.tool !== 'string' || !call.server || !call.tool) {
-      throw new StoreError('invalid_input', 'recordCall: server and tool must be non-empty strings');
-    }
-    if (!Number.isFinite(call.startedAt) || !Number.isFinite(call.durationMs)) {
-      const got = `${call.startedAt} and ${call.durationMs}`;
-      throw new StoreError('invalid_input', `recordCall: startedAt and durationMs must be finite numbers, got ${got}`);
-    }
+    checkCall(call);
     const message = call.errorMessage;
     const tooLong = message !== undefined && message.length > MAX_ERROR_MESSAGE;
     const storedMessage = tooLong ? `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…` : message;

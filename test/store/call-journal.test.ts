@@ -1,0 +1,106 @@
+// The call journal with real files, real SQLite and real processes killed with SIGKILL: every
+// journaled call reaches the database exactly once (after a clean close, after a kill before or after
+// a batch insert, after rotation), journals of live processes are left alone, and bad lines are skipped.
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JOURNAL_DIR, JournaledMetricsRepository, type Store } from '../../src/store/index.js';
+import { REPO, TSX_IMPORT } from '../helpers/gateway.js';
+import { tempStores } from './helpers.js';
+
+const stores = tempStores();
+afterEach(() => stores.cleanup());
+
+const call = (i: number) => ({ server: 'fs', tool: 'read', startedAt: 1_700_000_000_000 + i, durationMs: 2, outcome: 'ok' as const });
+const journalFiles = (dir: string) => (existsSync(path.join(dir, JOURNAL_DIR)) ? readdirSync(path.join(dir, JOURNAL_DIR)) : []);
+const rows = (store: Store) => (store.db.prepare('SELECT COUNT(*) AS n FROM metrics_calls').get() as { n: number }).n;
+const metaKeys = (store: Store) => store.db.prepare("SELECT key FROM store_meta WHERE key LIKE 'call-journal:%'").pluck().all();
+
+/** Runs the journal writer; resolves once it printed "ready" (and, unless it waits, died). */
+function writer(dataDir: string, flushed: number, unflushed: number, wait = false): Promise<{ pid: number; exited: Promise<void> }> {
+  const child = spawn(process.execPath, [...TSX_IMPORT, path.join(REPO, 'test/fixtures/journal-writer.ts'), dataDir, String(flushed), String(unflushed), ...(wait ? ['wait'] : [])], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!chunk.toString().includes('ready')) return;
+      if (wait) resolve({ pid: child.pid!, exited });
+      else void exited.then(() => resolve({ pid: child.pid!, exited }));
+    });
+    child.once('error', reject);
+  });
+}
+
+describe('call journal', () => {
+  it('journals calls, shows them to readers at once and leaves nothing behind on close', () => {
+    const dir = stores.dir();
+    const store = stores.open({ callJournal: { flushEveryMs: 3_600_000, onError: (m) => { throw new Error(m); } } }, dir);
+    expect(store.metrics).toBeInstanceOf(JournaledMetricsRepository);
+    for (let i = 0; i < 5; i++) expect(store.metrics.recordCall(call(i))).toBe(0);
+    expect(rows(store)).toBe(0); // in the journal only
+    expect(journalFiles(dir)).toHaveLength(1);
+    expect(store.metrics.toolStats()[0]).toMatchObject({ tool: 'read', calls: 5 }); // a read flushes first
+    expect(() => store.metrics.recordCall({ ...call(9), outcome: 'bogus' as never })).toThrow(/outcome must be one of/);
+    store.close();
+    expect(journalFiles(dir)).toEqual([]);
+    const again = stores.open({}, dir);
+    expect(rows(again)).toBe(5);
+    expect(metaKeys(again)).toEqual([]);
+  });
+
+  it('recovers every call of a killed process exactly once, whether or not a batch was inserted before the kill', async () => {
+    const dir = stores.dir();
+    stores.open({}, dir).close(); // migrated before the writer starts
+    await writer(dir, 60, 40);
+    expect(journalFiles(dir)).toHaveLength(1);
+    const store = stores.open({}, dir);
+    expect(rows(store)).toBe(100);
+    expect(store.db.prepare('SELECT COUNT(DISTINCT result_bytes) AS n FROM metrics_calls').get()).toEqual({ n: 100 });
+    expect(journalFiles(dir)).toEqual([]);
+    expect(metaKeys(store)).toEqual([]);
+  }, 30_000);
+
+  it('leaves the journal of a live process alone and recovers it once the process is gone', async () => {
+    const dir = stores.dir();
+    stores.open({}, dir).close();
+    const live = await writer(dir, 10, 5, true);
+    try {
+      const store = stores.open({}, dir);
+      expect(rows(store)).toBe(10); // its inserted batch, not its pending lines
+      expect(journalFiles(dir)).toHaveLength(1);
+      store.close();
+    } finally {
+      process.kill(live.pid, 'SIGKILL');
+      await live.exited;
+    }
+    const after = stores.open({}, dir);
+    expect(rows(after)).toBe(15);
+    expect(journalFiles(dir)).toEqual([]);
+  }, 30_000);
+
+  it('skips damaged lines and a torn last line, and forgets offsets of files already gone', () => {
+    const dir = stores.dir();
+    const first = stores.open({}, dir);
+    first.db.prepare("INSERT INTO store_meta (key, value) VALUES ('call-journal:1-1-0.jsonl', '10')").run();
+    first.close();
+    mkdirSync(path.join(dir, JOURNAL_DIR), { recursive: true });
+    const file = path.join(dir, JOURNAL_DIR, '999999999-1-0.jsonl'); // a pid that cannot exist
+    writeFileSync(file, `${JSON.stringify(['fs', 'read', null, 1, 2, 'ok', null, null, null])}\nnot json\n["too","short"]\n`);
+    appendFileSync(file, JSON.stringify(['fs', 'read', null, 3, 4, 'ok', null, null, null]).slice(0, 12));
+    const store = stores.open({}, dir);
+    expect(rows(store)).toBe(1);
+    expect(journalFiles(dir)).toEqual([]);
+    expect(metaKeys(store)).toEqual([]);
+  });
+
+  it('rotates to a fresh file once the current one is inserted and big enough', () => {
+    const dir = stores.dir();
+    const store = stores.open({ callJournal: { flushEveryMs: 3_600_000, maxPending: 10, rotateBytes: 500, onError: () => undefined } }, dir);
+    for (let i = 0; i < 95; i++) store.metrics.recordCall(call(i));
+    expect(journalFiles(dir)).toHaveLength(1);
+    expect(journalFiles(dir)[0]).not.toMatch(/-0\.jsonl$/); // rotated at least once
+    expect(store.metrics.toolStats()[0]!.calls).toBe(95);
+    store.close();
+    expect(rows(stores.open({}, dir))).toBe(95);
+  });
+});
