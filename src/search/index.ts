@@ -10,7 +10,7 @@ import { PostingList } from './postings.js';
 import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, isPhrase, type QueryOptions } from './query.js';
 import { RowCollector } from './rows.js';
 import { scoreQuery, type ScanContext } from './scan.js';
-import type { Term } from './tokenize.js';
+import { internedCount, type Term } from './tokenize.js';
 
 export type { ToolDoc } from './document.js';
 
@@ -38,6 +38,11 @@ export interface IndexOptions {
   serverBoost: number;
   /** Weight of a pair of adjacent query words found adjacent in a tool's name or description (0: off). */
   phraseWeight: number;
+  /**
+   * A tool's score is multiplied by 1 + nameCoverage x (the idf-weighted share of its name's words
+   * the query matches): a request that covers the whole name beats one that matches a single word.
+   */
+  nameCoverage: number;
 }
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
@@ -48,6 +53,7 @@ export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
   expansionCap: DEFAULT_EXPANSION_CAP,
   serverBoost: 0.2,
   phraseWeight: 0,
+  nameCoverage: 0.3,
 };
 
 /** One indexed tool: its distinct terms with per-field frequencies and where each posting sits. */
@@ -60,6 +66,7 @@ export interface Entry {
   terms: Term[];
   lists: PostingList[];
   tfs: Float64Array; // terms.length x FIELD_COUNT
+  nameRows: Int32Array; // rows of the name's words
   at: Int32Array; // position of each term's posting in its list
   norm: Float64Array; // per field: w / (1 - b + b * len / avglen), valid under normStamp
   normStamp: number;
@@ -112,6 +119,7 @@ export class ToolIndex {
       verdict: new Uint8Array(64),
       pickSlots: new Int32Array(64),
       pickSats: new Float64Array(64),
+      weightById: new Float64Array(64),
       queryNo: 0,
       refresh: (list) => this.refresh(list),
       stamp: () => this.stamp,
@@ -130,7 +138,7 @@ export class ToolIndex {
   add(doc: ToolDoc): void {
     const previous = this.entries.get(doc.key);
     if (previous) this.unindex(previous);
-    const { terms, tfs, lengths } = this.rows.collect(doc, this.expansions.termFrequencies(doc.key));
+    const { terms, tfs, lengths, nameRows } = this.rows.collect(doc, this.expansions.termFrequencies(doc.key));
     const slot = previous ? previous.slot : (this.freeSlots.pop() ?? this.bySlot.length);
     const entry: Entry = {
       doc,
@@ -141,6 +149,7 @@ export class ToolIndex {
       terms,
       lists: new Array<PostingList>(terms.length),
       tfs,
+      nameRows,
       at: new Int32Array(terms.length),
       norm: new Float64Array(FIELD_COUNT),
       normStamp: -1,
@@ -166,7 +175,7 @@ export class ToolIndex {
       const t = terms[k]!;
       let list = this.listById[t.id];
       if (list === undefined) {
-        this.listById[t.id] = list = new PostingList(this.stamp);
+        this.listById[t.id] = list = new PostingList(t.id, this.stamp);
         this.postings.set(t.text, list);
         if (!isPhrase(t.text)) this.vocab.add(t.text);
       }
@@ -230,6 +239,7 @@ export class ToolIndex {
       server,
       filter: options.filter,
       serverBoost: this.options.serverBoost,
+      nameCoverage: this.options.nameCoverage,
     });
     return ranked.map(({ entry, score }) => ({ key: entry.doc.key, server: entry.doc.server, name: entry.doc.name, score }));
   }
@@ -313,6 +323,7 @@ export class ToolIndex {
       ctx.verdictAt = new Int32Array(size);
       ctx.verdict = new Uint8Array(size);
     }
+    if (ctx.weightById.length < internedCount()) ctx.weightById = new Float64Array(internedCount() * 2);
     if (ctx.serverBest.length < this.serverCount) ctx.serverBest = new Float64Array(this.serverCount * 2);
   }
 

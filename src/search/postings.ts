@@ -13,7 +13,12 @@ export class PostingList {
   /** Upper bound of `sats` (exact after a recompute; may be loose after removals). */
   maxSat = 0;
 
-  constructor(stamp: number, capacity = 4) {
+  constructor(
+    /** Id of the list's term (tokenize.ts Term). */
+    readonly term: number,
+    stamp: number,
+    capacity = 4,
+  ) {
     this.stamp = stamp;
     this.slots = new Int32Array(capacity);
     this.refs = new Int32Array(capacity);

@@ -172,7 +172,32 @@ export class QueryAnalyzer {
       }
       out.push({ word, alternatives });
     }
+    creditTermsOnce(out);
     if (this.phraseWeight > 0) out.push(...phraseWords(nonStopWords(text, this.options.maxWords), this.phraseWeight));
     return out;
   }
+}
+
+/**
+ * An index term counts for one query word only: the word that reaches it with the highest weight
+ * (the first such word on a tie). Without this, "plot it as a bar chart" pays tools that say "chart"
+ * twice, once for "chart" and once for its synonym "plot".
+ */
+export function creditTermsOnce(words: QueryWord[]): void {
+  const owner = new Map<string, { index: number; weight: number }>();
+  words.forEach((w, index) => {
+    for (const [term, weight] of w.alternatives) {
+      const best = owner.get(term);
+      if (!best || weight > best.weight) owner.set(term, { index, weight });
+    }
+  });
+  words.forEach((w, index) => {
+    let kept: Map<string, number> | undefined;
+    for (const term of w.alternatives.keys()) {
+      if (owner.get(term)!.index === index) continue;
+      kept ??= new Map(w.alternatives);
+      kept.delete(term);
+    }
+    if (kept) words[index] = { word: w.word, alternatives: kept };
+  });
 }

@@ -3,16 +3,18 @@
 // indexed by term id and reused from tool to tool, so collecting a tool allocates only its result.
 // Optional phrases (adjacent terms of the name and description) are collected as extra terms.
 import { FIELD_COUNT, FIELDS, LEARNED, fieldTexts, type ToolDoc } from './document.js';
-import { phraseTerm } from './query.js';
+import { isPhrase, phraseTerm } from './query.js';
 import { intern, internedCount, scanTerms, type Term } from './tokenize.js';
 
 const PHRASE_FIELDS = new Set([FIELDS.indexOf('name'), FIELDS.indexOf('description')]);
 const SERVER = FIELDS.indexOf('server');
+const NAME = FIELDS.indexOf('name');
 
 export interface Rows {
   terms: Term[];
   tfs: Float64Array; // terms.length x FIELD_COUNT
   lengths: Float64Array; // per field
+  nameRows: Int32Array; // rows of the words of the tool's name (phrases excluded)
 }
 
 const descriptionTerms = new Map<string, Term[]>();
@@ -69,7 +71,11 @@ export class RowCollector {
       this.bump(intern(t), LEARNED, w);
       lengths[LEARNED]! += w;
     }
-    return { terms: this.terms, tfs: this.tfs.slice(0, this.terms.length * FIELD_COUNT), lengths };
+    const terms = this.terms;
+    const tfs = this.tfs.slice(0, terms.length * FIELD_COUNT);
+    const nameRows: number[] = [];
+    for (let k = 0; k < terms.length; k++) if (tfs[k * FIELD_COUNT + NAME] !== 0 && !isPhrase(terms[k]!.text)) nameRows.push(k);
+    return { terms, tfs, lengths, nameRows: Int32Array.from(nameRows) };
   }
 
   /** Counts `tf` more of term `t` in field `f` (a new row on first sight). */

@@ -18,6 +18,7 @@ export interface ScanContext {
   serverBest: Float64Array;
   verdictAt: Int32Array; // query number the verdict was taken in
   verdict: Uint8Array; // 1 = the tool passes the query's server/filter restriction
+  weightById: Float64Array; // per term id: the best weight the query gives the term (0 elsewhere)
   pickSlots: Int32Array; // the allowed part of one posting list (restricted queries)
   pickSats: Float64Array;
   queryNo: number;
@@ -31,6 +32,7 @@ export interface ScanOptions {
   server: number;
   filter: ((doc: Entry['doc']) => boolean) | undefined;
   serverBoost: number;
+  nameCoverage: number;
 }
 
 export interface Ranked {
@@ -56,6 +58,8 @@ export function scoreQuery(ctx: ScanContext, words: readonly QueryWord[], postin
     return ctx.verdict[slot] === 1;
   };
   let nt = 0;
+  const { weightById } = ctx;
+  const weighted: number[] = [];
   for (const word of words) {
     // A word with one alternative adds straight into the totals; otherwise keep its best per tool.
     const single = word.alternatives.size === 1;
@@ -64,6 +68,8 @@ export function scoreQuery(ctx: ScanContext, words: readonly QueryWord[], postin
       const list = postings.get(term);
       if (!list) continue;
       if (list.stamp !== stamp) ctx.refresh(list);
+      if (weightById[list.term] === 0) weighted.push(list.term);
+      if (weight > weightById[list.term]!) weightById[list.term] = weight;
       const factor = weight * idf(n, list.len);
       let { slots, sats, len } = list;
       if (restricted) {
@@ -94,9 +100,11 @@ export function scoreQuery(ctx: ScanContext, words: readonly QueryWord[], postin
     }
   }
   if (o.serverBoost > 0) boostServers(ctx, nt, o.serverBoost);
+  if (o.nameCoverage > 0 && nt > 0) coverNames(ctx, nt, n, o.limit, o.nameCoverage);
   const top = topK(ctx, nt, o.limit);
   const out = top.map((slot) => ({ entry: bySlot[slot]!, score: total[slot]! }));
   for (let j = 0; j < nt; j++) total[touched[j]!] = 0;
+  for (const id of weighted) weightById[id] = 0;
   return out;
 }
 
@@ -141,6 +149,31 @@ function boostServers(ctx: ScanContext, nt: number, boost: number): void {
     total[slot]! += boost * serverBest[serverOf[slot]!]!;
   }
   for (let j = 0; j < nt; j++) serverBest[serverOf[touched[j]!]!] = 0;
+}
+
+/**
+ * Multiplies each tool's total by 1 + gamma x the idf-weighted share of its name's words that the
+ * query reaches (at the weight it reaches them). Only tools that could still enter the top k get the
+ * (exact) factor: one below the k-th best total divided by 1 + gamma cannot overtake it.
+ */
+function coverNames(ctx: ScanContext, nt: number, n: number, k: number, gamma: number): void {
+  const { touched, total, bySlot, weightById } = ctx;
+  const top = topK(ctx, nt, k);
+  const floor = total[top[top.length - 1]!]! / (1 + gamma);
+  for (let j = 0; j < nt; j++) {
+    const slot = touched[j]!;
+    if (total[slot]! < floor) continue;
+    const e = bySlot[slot]!;
+    let all = 0;
+    let got = 0;
+    for (let r = 0; r < e.nameRows.length; r++) {
+      const row = e.nameRows[r]!;
+      const d = idf(n, e.lists[row]!.len);
+      all += d;
+      got += d * weightById[e.terms[row]!.id]!;
+    }
+    if (all > 0) total[slot]! *= 1 + gamma * (got / all);
+  }
 }
 
 /** Slots of the `k` best totals, best first; ties keep insertion order (older tools first). */

@@ -126,3 +126,34 @@ describe.skipIf(!tools)('posting layout on the fixture servers', () => {
     expect(index.search('create an issue', { limit: 50, server: 'gitlab' }).some((h) => h.key === moved.key)).toBe(true);
   });
 });
+
+describe.skipIf(!tools)('name coverage', () => {
+  const all = tools ?? [];
+
+  it('scores only the tools that can still reach the top k, with the same top k as scoring all', () => {
+    const index = build(all);
+    for (const q of [...QUERIES, 'get file info', 'list allowed directories', 'screenshot', 'create or update file in repository']) {
+      const everything = index.search(q, { limit: all.length }); // every candidate gets its factor
+      for (const k of [1, 3, 5, 10]) expect(round(index.search(q, { limit: k }))).toEqual(round(everything.slice(0, k)));
+    }
+  });
+
+  it('ranks a tool whose whole name the request covers above one that shares a single word', () => {
+    const docs: ToolDoc[] = [
+      { key: 'chart_generate_dual_axes_chart', server: 'chart', name: 'generate_dual_axes_chart', description: 'Generate a dual axes chart: a bar chart and a line chart of sales data' },
+      { key: 'chart_generate_bar_chart', server: 'chart', name: 'generate_bar_chart', description: 'Generate a bar chart' },
+    ];
+    const covered = new ToolIndex();
+    const plain = new ToolIndex({ nameCoverage: 0 });
+    for (const d of docs) {
+      covered.add(d);
+      plain.add(d);
+    }
+    const gap = (index: ToolIndex) => {
+      const hits = index.search('plot the sales data as a bar chart');
+      return hits.find((h) => h.key.endsWith('_bar_chart'))!.score - hits.find((h) => h.key.endsWith('dual_axes_chart'))!.score;
+    };
+    expect(gap(covered)).toBeGreaterThan(gap(plain));
+    expect(covered.search('generate a bar chart')[0]!.key).toBe('chart_generate_bar_chart');
+  });
+});

@@ -2,7 +2,7 @@
 // (opaque pasted data, word cap, per-word alternatives and their cache).
 import { describe, expect, it } from 'vitest';
 import { Vocabulary } from '../../src/search/fuzzy.js';
-import { QueryAnalyzer, analyzeQuery, queryWords } from '../../src/search/query.js';
+import { QueryAnalyzer, analyzeQuery, creditTermsOnce, queryWords } from '../../src/search/query.js';
 import { splitWords, stem, terms } from '../../src/search/tokenize.js';
 
 describe('splitWords', () => {
@@ -65,6 +65,20 @@ describe('query analysis', () => {
     expect([...typo!.alternatives.keys()]).toContain('repositori');
     const [prefix] = analyzeQuery('screensh', vocab);
     expect(prefix!.alternatives.get('screenshot')).toBe(0.5);
+  });
+
+  it('credits each index term to one query word: the one reaching it with the highest weight', () => {
+    const vocab = new Vocabulary();
+    for (const t of ['plot', 'chart', 'bar']) vocab.add(t);
+    const words = analyzeQuery('plot bar chart', vocab);
+    creditTermsOnce(words);
+    const [plot, , chart] = words;
+    expect(plot!.alternatives.has('chart')).toBe(false); // "chart" itself owns the term
+    expect(chart!.alternatives.get('chart')).toBe(1);
+    expect(chart!.alternatives.has('plot')).toBe(false);
+    expect(plot!.alternatives.get('plot')).toBe(1);
+    expect(plot!.alternatives.get('graph')).toBe(0.5); // first of the words reaching it equally
+    expect(chart!.alternatives.has('graph')).toBe(false);
   });
 
   it('caches alternatives per word until the vocabulary changes', () => {
