@@ -29,7 +29,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const { config, log, dataDir } = await loadContext(options, 'info');
   const mode = options.mode ?? config.settings.mode;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.
-  const store = openStore(dataDir, config.settings, { callJournal: { onError: (message) => log.error(message) } });
+  const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message) } });
   if (options.toolset && !store.toolsets.get(options.toolset)) {
     const known = store.toolsets.list().map((t) => t.name).join(', ') || 'none';
     store.close();

@@ -1,14 +1,15 @@
 // Owns the call journal: the cheap durable write on the hot path of a serving gateway. Each recorded
 // call is one line appended (a single write(2)) to a per-process file under <dataDir>/call-journal/
-// before the client gets its answer, so a kill -9 right after the answer loses nothing; the lines are
-// inserted into SQLite in one transaction per batch a few times a second (and before any read through
-// this repository). The journal's byte offset that is in the database is committed in the same
-// transaction, so a crash between the insert and the file's removal never counts a call twice.
+// before the client gets its answer, so a kill -9 right after the answer loses nothing. The lines are
+// inserted into SQLite in batches by a worker thread (or a timer) a few times a second, and before any
+// read through this repository. The byte offset that is in the database is committed in the same
+// transaction as the rows, so neither a crash nor two inserters racing ever count a call twice.
 // Journals of processes that died are recovered by whoever opens the store next.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { describeError } from './errors.js';
+import { startIngestWorker } from './journal-worker-host.js';
 import { checkCall, type MetricsRepository } from './metrics-repository.js';
 import type { CallRecord, MetricsFilter, ResetResult, RollupResult, ToolStats, ToolStatsQuery } from './types.js';
 
@@ -17,13 +18,13 @@ const META_PREFIX = 'call-journal:';
 const FILE_NAME = /^(\d+)-(\d+)-(\d+)\.jsonl$/;
 
 export interface CallJournalOptions {
-  /** Pending calls are inserted at least this often (default 200 ms). */
+  /** Journaled calls are inserted at least this often (default 200 ms). */
   flushEveryMs?: number;
-  /** ...or as soon as this many are pending (default 2000). */
-  maxPending?: number;
   /** A journal file is replaced by a fresh one once it is this big and fully inserted (default 4 MiB). */
   rotateBytes?: number;
-  /** Told when a batch could not be inserted (it stays pending and is retried). */
+  /** Insert on a worker thread with its own connection (default: a timer on the calling thread). */
+  worker?: boolean;
+  /** Told when journaled calls could not be inserted (they stay in the journal and are retried). */
   onError: (message: string) => void;
 }
 
@@ -92,15 +93,72 @@ class JournalMeta {
 }
 
 /**
+ * Inserts the lines of one journal file past its committed offset and commits the new offset, all in
+ * one write transaction that re-reads the offset, so the gateway's reads, its ingest worker and a
+ * process recovering the file can race without counting a line twice. A file already removed is
+ * skipped (it was fully inserted before removal). A torn last line is left for later.
+ */
+export function ingestJournal(db: Database.Database, metrics: MetricsRepository, dir: string, file: string): { calls: number; skippedLines: number } {
+  const meta = new JournalMeta(db);
+  const full = path.join(dir, file);
+  let calls = 0;
+  let skippedLines = 0;
+  db.transaction(() => {
+    let fd: number;
+    try {
+      fd = openSync(full, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    try {
+      const from = meta.offset(file);
+      const size = fstatSync(fd).size;
+      if (size <= from) return;
+      const chunk = Buffer.alloc(size - from);
+      const read = readSync(fd, chunk, 0, chunk.length, from);
+      const end = chunk.subarray(0, read).lastIndexOf(0x0a) + 1;
+      if (end === 0) return;
+      for (const line of chunk.subarray(0, end).toString('utf8').split('\n')) {
+        if (!line) continue;
+        const call = decode(line);
+        if (!call) {
+          skippedLines++;
+          continue;
+        }
+        try {
+          metrics.recordCall(call);
+          calls++;
+        } catch {
+          skippedLines++;
+        }
+      }
+      meta.setOffset(file, from + end);
+    } finally {
+      closeSync(fd);
+    }
+  }).immediate();
+  return { calls, skippedLines };
+}
+
+/** Removes a fully inserted journal file, then its offset (in that order: see ingestJournal). */
+function removeJournal(db: Database.Database, dir: string, file: string): void {
+  try {
+    unlinkSync(path.join(dir, file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  new JournalMeta(db).forget(file);
+}
+
+/**
  * Inserts the calls of journals left by processes that are gone (crashed or killed), then deletes
- * those files. Safe when several processes open the store at once (each file is taken inside a write
- * transaction that re-reads its offset). Returns the number of calls recovered.
+ * those files. Safe when several processes open the store at once. Returns the calls recovered.
  */
 export function recoverCallJournals(db: Database.Database, metrics: MetricsRepository, dataDir: string): { calls: number; skippedLines: number } {
   const dir = path.join(dataDir, JOURNAL_DIR);
   const meta = new JournalMeta(db);
-  let calls = 0;
-  let skippedLines = 0;
+  const total = { calls: 0, skippedLines: 0 };
   const present = new Set<string>();
   if (existsSync(dir)) {
     for (const file of readdirSync(dir)) {
@@ -109,53 +167,34 @@ export function recoverCallJournals(db: Database.Database, metrics: MetricsRepos
       present.add(file);
       const pid = Number(match[1]);
       if (LIVE_FILES.has(file) || (pid !== process.pid && isAlive(pid))) continue; // a running gateway's journal
-      const full = path.join(dir, file);
-      const content = readFileSync(full);
-      const end = content.lastIndexOf(0x0a) + 1; // a torn last line was never answered
-      db.transaction(() => {
-        const from = meta.offset(file);
-        if (from < end) {
-          for (const line of content.subarray(from, end).toString('utf8').split('\n')) {
-            if (!line) continue;
-            const call = decode(line);
-            if (!call) {
-              skippedLines++;
-              continue;
-            }
-            try {
-              metrics.recordCall(call);
-              calls++;
-            } catch {
-              skippedLines++;
-            }
-          }
-        }
-        meta.setOffset(file, Math.max(from, end));
-      }).immediate();
-      unlinkSync(full);
-      meta.forget(file);
+      const got = ingestJournal(db, metrics, dir, file);
+      total.calls += got.calls;
+      total.skippedLines += got.skippedLines;
+      // A torn last line was never answered: the file goes with it.
+      removeJournal(db, dir, file);
       present.delete(file);
     }
   }
-  // Offsets of files already removed (a crash between the removal and this cleanup).
+  // Offsets of files already removed (a crash between the removal and forgetting the offset).
   for (const file of meta.files()) if (!present.has(file)) meta.forget(file);
-  return { calls, skippedLines };
+  return total;
 }
 
-/** The metrics repository of a serving gateway: calls go to the journal, reads see every journaled call. */
+/**
+ * The metrics repository of a serving gateway: a call is one appended line; the lines are inserted by
+ * a worker thread with its own connection (off the thread that answers clients; it also checkpoints
+ * the WAL), or, when no worker can run, by a timer on this thread. Reads insert what is left first.
+ */
 export class JournaledMetricsRepository implements MetricsRepository {
   readonly retentionDays: number;
   private readonly dir: string;
-  private readonly meta: JournalMeta;
-  private readonly maxPending: number;
   private readonly rotateBytes: number;
-  private readonly timer: NodeJS.Timeout;
   private readonly started = Date.now();
+  private ingester: { stop(): void };
   private sequence = 0;
   private file = '';
   private fd = -1;
   private written = 0;
-  private pending: CallRecord[] = [];
   private closed = false;
 
   constructor(
@@ -166,13 +205,20 @@ export class JournaledMetricsRepository implements MetricsRepository {
   ) {
     this.retentionDays = inner.retentionDays;
     this.dir = path.join(dataDir, JOURNAL_DIR);
-    this.meta = new JournalMeta(db);
-    this.maxPending = options.maxPending ?? 2000;
     this.rotateBytes = options.rotateBytes ?? 4 * 1024 * 1024;
     mkdirSync(this.dir, { recursive: true });
     this.open();
-    this.timer = setInterval(() => this.flush(), options.flushEveryMs ?? 200);
-    this.timer.unref();
+    const everyMs = options.flushEveryMs ?? 200;
+    const onWorkerGone = () => {
+      if (!this.closed) this.ingester = this.timer(everyMs); // keep inserting, on this thread now
+    };
+    this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: `${process.pid}-${this.started}-`, everyMs }, options.onError, onWorkerGone)) || this.timer(everyMs);
+  }
+
+  private timer(everyMs: number): { stop(): void } {
+    const timer = setInterval(() => this.flush(), everyMs);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
   }
 
   private open(): void {
@@ -188,40 +234,33 @@ export class JournaledMetricsRepository implements MetricsRepository {
     const line = encode(call);
     writeSync(this.fd, line);
     this.written += line.length;
-    this.pending.push(call);
-    if (this.pending.length >= this.maxPending) this.flush();
+    if (this.written >= this.rotateBytes) this.rotate();
     return 0;
   }
 
-  /** Inserts the pending calls now (one transaction); returns how many. */
+  /** Inserts what the journal holds beyond the committed offset, now, on this thread; returns how many calls (-1: failed). */
   flush(): number {
-    if (this.pending.length === 0 || !this.db.open) return 0;
-    const batch = this.pending;
-    const upTo = this.written;
-    this.pending = [];
+    if (!this.db.open || this.closed) return 0;
     try {
-      this.db.transaction(() => {
-        for (const call of batch) this.inner.recordCall(call);
-        this.meta.setOffset(this.file, upTo);
-      })();
+      return ingestJournal(this.db, this.inner, this.dir, this.file).calls;
     } catch (error) {
-      this.pending = batch.concat(this.pending); // still in the journal; tried again at the next flush
-      this.options.onError(`could not insert ${batch.length} journaled call(s): ${describeError(error)}`);
-      return 0;
+      this.options.onError(`could not insert journaled calls: ${describeError(error)} (they stay in ${path.join(this.dir, this.file)} and are tried again)`);
+      return -1;
     }
-    if (this.written >= this.rotateBytes && this.pending.length === 0) {
-      this.retire();
-      this.open();
-    }
-    return batch.length;
   }
 
-  /** Removes the current file, every line of which is in the database. */
-  private retire(): void {
-    LIVE_FILES.delete(this.file);
+  /** Starts a fresh file once the current one is big; the old one is inserted and removed. */
+  private rotate(): void {
+    const old = this.file;
     closeSync(this.fd);
-    unlinkSync(path.join(this.dir, this.file));
-    this.meta.forget(this.file);
+    LIVE_FILES.delete(old);
+    this.open();
+    try {
+      ingestJournal(this.db, this.inner, this.dir, old);
+      removeJournal(this.db, this.dir, old);
+    } catch (error) {
+      this.options.onError(`could not insert journal ${old}: ${describeError(error)} (it is recovered at the next start)`);
+    }
   }
 
   toolStats(query?: ToolStatsQuery): ToolStats[] {
@@ -239,16 +278,20 @@ export class JournaledMetricsRepository implements MetricsRepository {
     return this.inner.reset(filter);
   }
 
-  /** Inserts what is pending and removes the journal; later calls go straight to the database. */
+  /** Stops the worker, inserts the rest and removes the journal; later calls go straight to the database. */
   close(): void {
     if (this.closed) return;
-    clearInterval(this.timer);
-    this.flush();
+    this.ingester.stop();
+    const inserted = this.flush() >= 0;
     this.closed = true;
-    if (this.pending.length === 0) this.retire();
-    else {
-      LIVE_FILES.delete(this.file);
-      closeSync(this.fd); // left for recovery at the next open
+    closeSync(this.fd);
+    LIVE_FILES.delete(this.file);
+    if (inserted) {
+      try {
+        removeJournal(this.db, this.dir, this.file);
+      } catch (error) {
+        this.options.onError(`could not remove journal ${this.file}: ${describeError(error)} (it is recovered at the next start)`);
+      }
     }
   }
 }

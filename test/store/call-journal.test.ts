@@ -6,7 +6,7 @@ import { appendFileSync, existsSync, readdirSync, writeFileSync, mkdirSync } fro
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JOURNAL_DIR, JournaledMetricsRepository, type Store } from '../../src/store/index.js';
-import { REPO, TSX_IMPORT } from '../helpers/gateway.js';
+import { REPO, TSX_IMPORT, waitFor } from '../helpers/gateway.js';
 import { tempStores } from './helpers.js';
 
 const stores = tempStores();
@@ -93,9 +93,22 @@ describe('call journal', () => {
     expect(metaKeys(store)).toEqual([]);
   });
 
+  it('inserts on a worker thread with its own connection, without any read asking for it', async () => {
+    const dir = stores.dir();
+    const errors: string[] = [];
+    const store = stores.open({ callJournal: { worker: true, flushEveryMs: 50, onError: (m) => errors.push(m) } }, dir);
+    for (let i = 0; i < 50; i++) store.metrics.recordCall(call(i));
+    await waitFor(() => rows(store) === 50, 'the worker to insert 50 calls', 20_000); // a COUNT does not flush
+    for (let i = 50; i < 60; i++) store.metrics.recordCall(call(i));
+    store.close();
+    expect(errors).toEqual([]);
+    expect(journalFiles(dir)).toEqual([]);
+    expect(rows(stores.open({}, dir))).toBe(60);
+  }, 30_000);
+
   it('rotates to a fresh file once the current one is inserted and big enough', () => {
     const dir = stores.dir();
-    const store = stores.open({ callJournal: { flushEveryMs: 3_600_000, maxPending: 10, rotateBytes: 500, onError: () => undefined } }, dir);
+    const store = stores.open({ callJournal: { flushEveryMs: 3_600_000, rotateBytes: 500, onError: () => undefined } }, dir);
     for (let i = 0; i < 95; i++) store.metrics.recordCall(call(i));
     expect(journalFiles(dir)).toHaveLength(1);
     expect(journalFiles(dir)[0]).not.toMatch(/-0\.jsonl$/); // rotated at least once

@@ -1,0 +1,34 @@
+// Owns the call journal's ingest worker thread: with its own SQLite connection it inserts the lines of
+// this process's journal files every few hundred ms and checkpoints the WAL at most once a second
+// after inserting, so neither the inserts nor the checkpoint's fsyncs run on the thread that answers
+// clients. Errors are posted to the parent and the next round tries again.
+import { readdirSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { ingestJournal } from './call-journal.js';
+import type { IngestWorkerData } from './journal-worker-host.js';
+import { SqliteMetricsRepository } from './metrics-repository.js';
+
+const { dbPath, dir, prefix, everyMs } = workerData as IngestWorkerData;
+const db = new Database(dbPath);
+db.pragma('busy_timeout = 5000');
+db.pragma('synchronous = NORMAL');
+db.pragma('wal_autocheckpoint = 0');
+const metrics = new SqliteMetricsRepository(db, { clock: Date.now });
+let checkpointedAt = 0;
+let uncheckpointed = false;
+
+setInterval(() => {
+  try {
+    for (const file of readdirSync(dir)) {
+      if (file.startsWith(prefix) && ingestJournal(db, metrics, dir, file).calls > 0) uncheckpointed = true;
+    }
+    if (uncheckpointed && Date.now() - checkpointedAt >= 1000) {
+      db.pragma('wal_checkpoint(PASSIVE)');
+      checkpointedAt = Date.now();
+      uncheckpointed = false;
+    }
+  } catch (error) {
+    parentPort?.postMessage({ error: (error as Error).message });
+  }
+}, everyMs);
