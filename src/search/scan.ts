@@ -103,7 +103,12 @@ export function scoreQuery(ctx: ScanContext, words: readonly QueryWord[], postin
   if (o.nameCoverage > 0 && nt > 0) coverNames(ctx, nt, n, o.limit, o.nameCoverage);
   const top = topK(ctx, nt, o.limit);
   const out = top.map((slot) => ({ entry: bySlot[slot]!, score: total[slot]! }));
-  for (let j = 0; j < nt; j++) total[touched[j]!] = 0;
+  const { serverBest, serverOf } = ctx;
+  for (let j = 0; j < nt; j++) {
+    const slot = touched[j]!;
+    total[slot] = 0;
+    serverBest[serverOf[slot]!] = 0;
+  }
   for (const id of weighted) weightById[id] = 0;
   return out;
 }
@@ -136,7 +141,10 @@ function maxInto(slots: Int32Array, sats: Float64Array, len: number, factor: num
   return wt;
 }
 
-/** Adds `boost` x the best score on each tool's server (tools of a matching server rise together). */
+/**
+ * Adds `boost` x the best score on each tool's server (tools of a matching server rise together).
+ * `serverBest` is cleared by scoreQuery's final pass.
+ */
 function boostServers(ctx: ScanContext, nt: number, boost: number): void {
   const { touched, total, serverBest, serverOf } = ctx;
   for (let j = 0; j < nt; j++) {
@@ -148,7 +156,6 @@ function boostServers(ctx: ScanContext, nt: number, boost: number): void {
     const slot = touched[j]!;
     total[slot]! += boost * serverBest[serverOf[slot]!]!;
   }
-  for (let j = 0; j < nt; j++) serverBest[serverOf[touched[j]!]!] = 0;
 }
 
 /**
@@ -158,8 +165,7 @@ function boostServers(ctx: ScanContext, nt: number, boost: number): void {
  */
 function coverNames(ctx: ScanContext, nt: number, n: number, k: number, gamma: number): void {
   const { touched, total, bySlot, weightById } = ctx;
-  const top = topK(ctx, nt, k);
-  const floor = total[top[top.length - 1]!]! / (1 + gamma);
+  const floor = nt <= k ? -Infinity : total[topK(ctx, nt, k)[k - 1]!]! / (1 + gamma);
   for (let j = 0; j < nt; j++) {
     const slot = touched[j]!;
     if (total[slot]! < floor) continue;
