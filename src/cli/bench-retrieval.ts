@@ -2,6 +2,7 @@
 // ../shared/eval/retrieval/README.md) and print Recall@k, Complete@k, MRR@10, nDCG@10 and latency.
 import { writeFileSync } from 'node:fs';
 import { loadBench, runBench, type BenchOptions } from '../search/bench.js';
+import { SEARCH_MODES, type SearchMode } from '../search/engine.js';
 import { runSpeed } from '../search/speed.js';
 import { UsageError } from './inventory.js';
 
@@ -11,6 +12,10 @@ export interface BenchRetrievalOptions {
   trainSplit?: string;
   limitQueries?: string;
   engine?: string;
+  mode?: string;
+  embeddingsUrl?: string;
+  embeddingsModel?: string;
+  embeddingsKeyEnv?: string;
   scale?: string;
   json?: string;
 }
@@ -39,14 +44,30 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
     if (options.json) writeFileSync(options.json, `${JSON.stringify(speed, null, 2)}\n`);
     return;
   }
-  const result = runBench(input, { engine, trainSplit, limitQueries });
+  const mode = (options.mode ?? 'lexical') as SearchMode;
+  if (!SEARCH_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(', ')}.`);
+  if (mode !== 'lexical' && engine === 'bm25') throw new UsageError('--engine bm25 is lexical only.');
+  if (mode !== 'lexical' && !(options.embeddingsUrl && options.embeddingsModel)) {
+    throw new UsageError(`--mode ${mode} needs --embeddings-url (an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1) and --embeddings-model.`);
+  }
+  const embeddings = mode === 'lexical' ? undefined : { baseUrl: options.embeddingsUrl!, model: options.embeddingsModel!, ...(options.embeddingsKeyEnv && { apiKeyEnv: options.embeddingsKeyEnv }) };
+  const tty = process.stderr.isTTY;
+  const result = await runBench(input, {
+    engine,
+    mode,
+    trainSplit,
+    limitQueries,
+    ...(embeddings && { embeddings, onProgress: (done: number, total: number) => process.stderr.write(tty ? `\rembedding ${done}/${total}` : `embedded ${done}/${total}\n`) }),
+  });
+  if (embeddings && tty) process.stderr.write('\n');
   const f = (x: number) => x.toFixed(3);
   const lines = [
-    `engine ${result.engine}: ${result.tools} tools, ${result.queries} queries scored${result.trainQueries ? `, ${result.trainQueries} learned` : ''}, indexed in ${result.indexMs.toFixed(1)} ms`,
+    `engine ${result.engine}, ${result.mode}: ${result.tools} tools, ${result.queries} queries scored${result.trainQueries ? `, ${result.trainQueries} learned` : ''}, indexed in ${result.indexMs.toFixed(1)} ms`,
     `Recall@1 ${f(result.recall[1]!)}  @3 ${f(result.recall[3]!)}  @5 ${f(result.recall[5]!)}  @10 ${f(result.recall[10]!)}`,
     `Complete@5 ${f(result.complete[5]!)}  @10 ${f(result.complete[10]!)}`,
     `MRR@10 ${f(result.mrr10)}  nDCG@10 ${f(result.ndcg10)}`,
-    `latency p50 ${result.latencyMs.p50.toFixed(3)} ms  p99 ${result.latencyMs.p99.toFixed(3)} ms`,
+    `latency p50 ${result.latencyMs.p50.toFixed(3)} ms  p99 ${result.latencyMs.p99.toFixed(3)} ms${result.embedMs !== undefined ? `  (tools embedded in ${result.embedMs.toFixed(0)} ms)` : ''}`,
+    ...(result.degraded ? [`warning: ${result.degraded.queries} queries answered lexically: ${result.degraded.reason}`] : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   if (options.json) writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`);

@@ -113,6 +113,10 @@ export function buildProgram(): Command {
     .option('--train-split <fraction>', 'learn from this share of the queries (split by a hash of the id) and score only the rest')
     .option('--limit-queries <n>', 'score only a deterministic sample of this many queries')
     .option('--engine <engine>', 'index (default) or bm25 (the plain reference baseline)')
+    .option('--mode <mode>', 'lexical (default), semantic or hybrid (these two need --embeddings-url and --embeddings-model)')
+    .option('--embeddings-url <url>', 'OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1')
+    .option('--embeddings-model <name>', 'embedding model name')
+    .option('--embeddings-key-env <NAME>', 'environment variable holding the API key, if the endpoint needs one')
     .option('--scale <tools>', 'speed run instead: replicate the tools to this many, time indexing, queries and single-tool updates')
     .option('--json <out>', 'also write the results as JSON to this file')
     .action((opts) => import('./bench-retrieval.js').then((m) => m.benchRetrievalCommand(opts)));

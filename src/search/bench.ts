@@ -1,12 +1,16 @@
 // Owns the retrieval benchmark run: read the eval data format (tools.jsonl, queries.jsonl, optional
 // servers.jsonl next to the tools), split queries deterministically by a hash of their id, feed the
-// train part to the index as learned queries, rank every tool for each held query and score it with
-// metrics.ts. Tools are identified as "server/name".
+// train part through learning from use, rank every tool for each held query in the chosen mode
+// (lexical, or semantic/hybrid with an embeddings endpoint) and score it with metrics.ts. Tools are
+// identified as "server/name".
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { PlainBm25 } from './bm25.js';
 import type { ToolDoc } from './document.js';
-import { ToolIndex, type IndexOptions } from './index.js';
+import type { IndexOptions } from './index.js';
+import { SearchEngine, type SearchMode } from './engine.js';
+import { OpenAiCompatibleProvider, type EmbeddingSettings } from './semantic/provider.js';
+import { SemanticIndex } from './semantic/semantic-index.js';
 import { percentile, scoreQuery, summarize, type Summary } from './metrics.js';
 
 interface ToolRef {
@@ -26,13 +30,23 @@ export interface BenchInput {
 
 export interface BenchOptions {
   engine: 'index' | 'bm25';
+  /** Search mode of the index engine (default lexical); semantic and hybrid need `embeddings`. */
+  mode?: SearchMode;
+  embeddings?: EmbeddingSettings;
   trainSplit?: number;
   limitQueries?: number;
   indexOptions?: Partial<IndexOptions>;
+  /** Told of progress while tools are embedded. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface BenchResult extends Summary {
   engine: string;
+  mode: SearchMode;
+  /** Time to embed every tool (semantic and hybrid modes). */
+  embedMs?: number;
+  /** Queries answered in another mode than asked (the embedding endpoint failed), with the first reason. */
+  degraded?: { queries: number; reason: string };
   tools: number;
   trainQueries: number;
   indexMs: number;
@@ -72,40 +86,72 @@ export function hashUnit(id: string): number {
   return h / 2 ** 32;
 }
 
-export function runBench(input: BenchInput, options: BenchOptions): BenchResult {
+/** Splits queries deterministically by a hash of their id: [train, held]; `limit` samples the held part. */
+export function splitQueries(queries: readonly BenchQuery[], trainSplit?: number, limit?: number): [BenchQuery[], BenchQuery[]] {
   let train: BenchQuery[] = [];
-  let held = input.queries;
-  if (options.trainSplit !== undefined && options.trainSplit > 0) {
-    train = input.queries.filter((q) => hashUnit(q.id) < options.trainSplit!);
-    held = input.queries.filter((q) => hashUnit(q.id) >= options.trainSplit!);
+  let held = [...queries];
+  if (trainSplit !== undefined && trainSplit > 0) {
+    train = queries.filter((q) => hashUnit(q.id) < trainSplit);
+    held = queries.filter((q) => hashUnit(q.id) >= trainSplit);
   }
-  if (options.limitQueries !== undefined && held.length > options.limitQueries) {
-    held = [...held].sort((a, b) => hashUnit(`sample:${a.id}`) - hashUnit(`sample:${b.id}`)).slice(0, options.limitQueries);
-  }
+  if (limit !== undefined && held.length > limit) held = held.sort((a, b) => hashUnit(`sample:${a.id}`) - hashUnit(`sample:${b.id}`)).slice(0, limit);
+  return [train, held];
+}
+
+interface Ranker {
+  search(query: string): Promise<{ keys: string[]; degraded?: string }>;
+}
+
+export async function runBench(input: BenchInput, options: BenchOptions): Promise<BenchResult> {
+  const [train, held] = splitQueries(input.queries, options.trainSplit, options.limitQueries);
+  const mode: SearchMode = options.mode ?? 'lexical';
+  if (mode !== 'lexical' && !options.embeddings) throw new Error(`mode ${mode} needs an embeddings endpoint`);
   const started = performance.now();
-  const engine = options.engine === 'bm25' ? new PlainBm25() : new ToolIndex(options.indexOptions);
-  for (const tool of input.tools) engine.add(tool);
-  if (engine instanceof ToolIndex) {
-    for (const q of train) for (const g of q.groups) for (const t of g) engine.addExpansion(idOf(t), q.query, 1);
-    engine.search('warm up'); // folds learned queries in, so they count as indexing time
+  let ranker: Ranker;
+  let embedMs: number | undefined;
+  if (options.engine === 'bm25') {
+    const bm25 = new PlainBm25();
+    for (const tool of input.tools) bm25.add(tool);
+    ranker = { search: async (q) => ({ keys: bm25.search(q, { limit: 10 }).map((h) => h.key) }) };
+  } else {
+    const semantic = mode === 'lexical' ? undefined : new SemanticIndex(new OpenAiCompatibleProvider(options.embeddings!), undefined);
+    const engine = new SearchEngine({ ...(options.indexOptions && { index: options.indexOptions }), ...(semantic && { semantic }) });
+    engine.sync(input.tools);
+    // The train queries go through learning from use, as if a session had searched and then called the tool.
+    for (const q of train) for (const g of q.groups) for (const t of g) engine.learn(idOf(t), q.query, 1);
+    engine.lexical.search('warm up'); // folds learned queries in, so they count as indexing time
+    if (semantic) {
+      const t0 = performance.now();
+      await semantic.embedAll({ ...(options.onProgress && { onProgress: options.onProgress }) });
+      embedMs = performance.now() - t0;
+    }
+    ranker = {
+      search: async (q) => {
+        const result = await engine.search(q, { mode, limit: 10 });
+        return { keys: result.hits.map((h) => h.key), ...(result.degraded !== undefined && { degraded: result.degraded }) };
+      },
+    };
   }
-  const indexMs = performance.now() - started;
-  for (const q of held.slice(0, 50)) engine.search(q.query, { limit: 10 }); // JIT warm-up, untimed and unscored
+  const indexMs = performance.now() - started - (embedMs ?? 0);
+  for (const q of held.slice(0, 50)) await ranker.search(q.query); // JIT (and query-vector) warm-up, untimed and unscored
   const latencies: number[] = [];
-  const scores = held.map((q) => {
+  let degraded: BenchResult['degraded'];
+  const scores = [];
+  for (const q of held) {
     const t0 = performance.now();
-    const hits = engine.search(q.query, { limit: 10 });
+    const result = await ranker.search(q.query);
     latencies.push(performance.now() - t0);
-    return scoreQuery(
-      hits.map((h) => h.key),
-      q.groups.map((g) => g.map(idOf)),
-    );
-  });
+    if (result.degraded) degraded = { queries: (degraded?.queries ?? 0) + 1, reason: degraded?.reason ?? result.degraded };
+    scores.push(scoreQuery(result.keys, q.groups.map((g) => g.map(idOf))));
+  }
   return {
     engine: options.engine,
+    mode: options.engine === 'bm25' ? 'lexical' : mode,
     tools: input.tools.length,
-    trainQueries: engine instanceof ToolIndex ? train.length : 0,
+    trainQueries: options.engine === 'bm25' ? 0 : train.length,
     indexMs,
+    ...(embedMs !== undefined && { embedMs }),
+    ...(degraded && { degraded }),
     latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
     ...summarize(scores),
   };
