@@ -2,7 +2,8 @@
 // this process's journal files every few hundred ms and checkpoints the WAL at most once a second
 // after inserting, so neither the inserts nor the checkpoint's fsyncs run on the thread that answers
 // clients. Errors are posted to the parent and the next round tries again.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { ingestJournal } from './call-journal.js';
@@ -10,6 +11,15 @@ import type { IngestWorkerData } from './journal-worker-host.js';
 import { SqliteMetricsRepository } from './metrics-repository.js';
 
 const { dbPath, dir, prefix, everyMs } = workerData as IngestWorkerData;
+
+// Linux schedules threads, and a thread's nice value is its own: lowest priority for this one, so the
+// inserts give way to the thread answering clients when the cores are busy. Elsewhere: left as is.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 19);
+} catch {
+  // no /proc/thread-self (not Linux) or not allowed: normal priority is correct, only less polite
+}
 const db = new Database(dbPath);
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
