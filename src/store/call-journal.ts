@@ -5,7 +5,7 @@
 // read through this repository. The byte offset that is in the database is committed in the same
 // transaction as the rows, so neither a crash nor two inserters racing ever count a call twice.
 // Journals of processes that died are recovered by whoever opens the store next.
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { describeError } from './errors.js';
@@ -141,6 +141,36 @@ export function ingestJournal(db: Database.Database, metrics: MetricsRepository,
   return { calls, skippedLines };
 }
 
+/** The journal files in `dir` that start with `prefix`, oldest (lowest sequence number) first. */
+export function journalFilesOf(dir: string, prefix: string): string[] {
+  const sequence = (file: string) => Number(FILE_NAME.exec(file)?.[3] ?? -1);
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && FILE_NAME.test(f))
+    .sort((a, b) => sequence(a) - sequence(b));
+}
+
+/**
+ * Inserts every journal file of one writer (`prefix`); files before the newest receive no more lines,
+ * so once fully inserted they are removed. Returns the calls inserted.
+ */
+export function ingestWriterJournals(db: Database.Database, metrics: MetricsRepository, dir: string, prefix: string): number {
+  const files = journalFilesOf(dir, prefix);
+  let calls = 0;
+  files.forEach((file, i) => {
+    calls += ingestJournal(db, metrics, dir, file).calls;
+    if (i < files.length - 1 && isFullyInserted(db, dir, file)) removeJournal(db, dir, file);
+  });
+  return calls;
+}
+
+function isFullyInserted(db: Database.Database, dir: string, file: string): boolean {
+  try {
+    return new JournalMeta(db).offset(file) >= statSync(path.join(dir, file)).size;
+  } catch {
+    return false;
+  }
+}
+
 /** Removes a fully inserted journal file, then its offset (in that order: see ingestJournal). */
 function removeJournal(db: Database.Database, dir: string, file: string): void {
   try {
@@ -190,6 +220,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
   private readonly dir: string;
   private readonly rotateBytes: number;
   private readonly started = Date.now();
+  private readonly prefix = `${process.pid}-${this.started}-`;
   private ingester: { stop(): void };
   private sequence = 0;
   private file = '';
@@ -212,7 +243,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
     const onWorkerGone = () => {
       if (!this.closed) this.ingester = this.timer(everyMs); // keep inserting, on this thread now
     };
-    this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: `${process.pid}-${this.started}-`, everyMs }, options.onError, onWorkerGone)) || this.timer(everyMs);
+    this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs }, options.onError, onWorkerGone)) || this.timer(everyMs);
   }
 
   private timer(everyMs: number): { stop(): void } {
@@ -222,7 +253,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
   }
 
   private open(): void {
-    this.file = `${process.pid}-${this.started}-${this.sequence++}.jsonl`;
+    this.file = `${this.prefix}${this.sequence++}.jsonl`;
     this.fd = openSync(path.join(this.dir, this.file), 'a');
     this.written = 0;
     LIVE_FILES.add(this.file);
@@ -238,29 +269,27 @@ export class JournaledMetricsRepository implements MetricsRepository {
     return 0;
   }
 
-  /** Inserts what the journal holds beyond the committed offset, now, on this thread; returns how many calls (-1: failed). */
+  /** Inserts what this writer's journal files hold beyond their committed offsets, now, on this thread; returns how many calls (-1: failed). */
   flush(): number {
     if (!this.db.open || this.closed) return 0;
     try {
-      return ingestJournal(this.db, this.inner, this.dir, this.file).calls;
+      return ingestWriterJournals(this.db, this.inner, this.dir, this.prefix);
     } catch (error) {
-      this.options.onError(`could not insert journaled calls: ${describeError(error)} (they stay in ${path.join(this.dir, this.file)} and are tried again)`);
+      this.options.onError(`could not insert journaled calls: ${describeError(error)} (they stay in ${this.dir} and are tried again)`);
       return -1;
     }
   }
 
-  /** Starts a fresh file once the current one is big; the old one is inserted and removed. */
+  /**
+   * Starts a fresh file once the current one is big. Nothing is inserted here (this runs on the path
+   * of a call): the old file gets no more lines, and whoever inserts it next (the worker, a read, the
+   * close) removes it once it is fully inserted.
+   */
   private rotate(): void {
-    const old = this.file;
-    closeSync(this.fd);
-    LIVE_FILES.delete(old);
+    const old = this.fd;
+    LIVE_FILES.delete(this.file);
     this.open();
-    try {
-      ingestJournal(this.db, this.inner, this.dir, old);
-      removeJournal(this.db, this.dir, old);
-    } catch (error) {
-      this.options.onError(`could not insert journal ${old}: ${describeError(error)} (it is recovered at the next start)`);
-    }
+    closeSync(old);
   }
 
   toolStats(query?: ToolStatsQuery): ToolStats[] {
@@ -286,12 +315,11 @@ export class JournaledMetricsRepository implements MetricsRepository {
     this.closed = true;
     closeSync(this.fd);
     LIVE_FILES.delete(this.file);
-    if (inserted) {
-      try {
-        removeJournal(this.db, this.dir, this.file);
-      } catch (error) {
-        this.options.onError(`could not remove journal ${this.file}: ${describeError(error)} (it is recovered at the next start)`);
-      }
+    if (!inserted) return; // left for recovery at the next open
+    try {
+      for (const file of journalFilesOf(this.dir, this.prefix)) if (isFullyInserted(this.db, this.dir, file)) removeJournal(this.db, this.dir, file);
+    } catch (error) {
+      this.options.onError(`could not remove the journal: ${describeError(error)} (it is recovered at the next start)`);
     }
   }
 }

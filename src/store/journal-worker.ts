@@ -1,12 +1,12 @@
 // Owns the call journal's ingest worker thread: with its own SQLite connection it inserts the lines of
-// this process's journal files every few hundred ms and checkpoints the WAL at most once a second
+// this process's journal files every few hundred ms (removing files the writer has moved on from) and checkpoints the WAL at most once a second
 // after inserting, so neither the inserts nor the checkpoint's fsyncs run on the thread that answers
 // clients. Errors are posted to the parent and the next round tries again.
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { ingestJournal } from './call-journal.js';
+import { ingestWriterJournals } from './call-journal.js';
 import type { IngestWorkerData } from './journal-worker-host.js';
 import { SqliteMetricsRepository } from './metrics-repository.js';
 
@@ -30,9 +30,7 @@ let uncheckpointed = false;
 
 setInterval(() => {
   try {
-    for (const file of readdirSync(dir)) {
-      if (file.startsWith(prefix) && ingestJournal(db, metrics, dir, file).calls > 0) uncheckpointed = true;
-    }
+    if (ingestWriterJournals(db, metrics, dir, prefix) > 0) uncheckpointed = true;
     if (uncheckpointed && Date.now() - checkpointedAt >= 1000) {
       db.pragma('wal_checkpoint(PASSIVE)');
       checkpointedAt = Date.now();

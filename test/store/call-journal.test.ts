@@ -96,9 +96,11 @@ describe('call journal', () => {
   it('inserts on a worker thread with its own connection, without any read asking for it', async () => {
     const dir = stores.dir();
     const errors: string[] = [];
-    const store = stores.open({ callJournal: { worker: true, flushEveryMs: 50, onError: (m) => errors.push(m) } }, dir);
+    const store = stores.open({ callJournal: { worker: true, flushEveryMs: 50, rotateBytes: 1000, onError: (m) => errors.push(m) } }, dir);
     for (let i = 0; i < 50; i++) store.metrics.recordCall(call(i));
-    await waitFor(() => rows(store) === 50, 'the worker to insert 50 calls', 20_000); // a COUNT does not flush
+    expect(journalFiles(dir).length).toBeGreaterThan(1); // rotated
+    // A COUNT does not flush: the worker inserted them, and removed the files the writer moved on from.
+    await waitFor(() => rows(store) === 50 && journalFiles(dir).length === 1, 'the worker to insert 50 calls', 20_000);
     for (let i = 50; i < 60; i++) store.metrics.recordCall(call(i));
     store.close();
     expect(errors).toEqual([]);
@@ -106,13 +108,15 @@ describe('call journal', () => {
     expect(rows(stores.open({}, dir))).toBe(60);
   }, 30_000);
 
-  it('rotates to a fresh file once the current one is inserted and big enough', () => {
+  it('rotates to a fresh file once the current one is big, and removes old files once inserted', () => {
     const dir = stores.dir();
     const store = stores.open({ callJournal: { flushEveryMs: 3_600_000, rotateBytes: 500, onError: () => undefined } }, dir);
     for (let i = 0; i < 95; i++) store.metrics.recordCall(call(i));
-    expect(journalFiles(dir)).toHaveLength(1);
-    expect(journalFiles(dir)[0]).not.toMatch(/-0\.jsonl$/); // rotated at least once
+    expect(rows(store)).toBe(0); // rotating inserts nothing on the caller's path
+    expect(journalFiles(dir).length).toBeGreaterThan(2);
     expect(store.metrics.toolStats()[0]!.calls).toBe(95);
+    expect(journalFiles(dir)).toHaveLength(1); // the files written before the current one are gone
+    expect(journalFiles(dir)[0]).not.toMatch(/-0\.jsonl$/);
     store.close();
     expect(rows(stores.open({}, dir))).toBe(95);
   });
