@@ -10,7 +10,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { describeError } from './errors.js';
 import { startIngestWorker } from './journal-worker-host.js';
-import { checkCall, type MetricsRepository } from './metrics-repository.js';
+import { MAX_ERROR_MESSAGE, checkCall, type MetricsRepository } from './metrics-repository.js';
 import type { CallRecord, MetricsFilter, ResetResult, RollupResult, ToolStats, ToolStatsQuery } from './types.js';
 
 export const JOURNAL_DIR = 'call-journal';
@@ -30,7 +30,9 @@ export interface CallJournalOptions {
 
 /** Encodes a call as one line; fields in a fixed order, absent ones null. */
 function encode(call: CallRecord): Buffer {
-  const row = [call.server, call.tool, call.session ?? null, call.startedAt, call.durationMs, call.outcome, call.errorClass ?? null, call.errorMessage ?? null, call.resultBytes ?? null];
+  const message = call.errorMessage;
+  const stored = message !== undefined && message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…` : message;
+  const row = [call.server, call.tool, call.session ?? null, Math.trunc(call.startedAt), call.durationMs, call.outcome, call.errorClass ?? null, stored ?? null, call.resultBytes ?? null];
   return Buffer.from(`${JSON.stringify(row)}\n`);
 }
 
@@ -119,7 +121,14 @@ export function ingestJournal(db: Database.Database, metrics: MetricsRepository,
       const read = readSync(fd, chunk, 0, chunk.length, from);
       const end = chunk.subarray(0, read).lastIndexOf(0x0a) + 1;
       if (end === 0) return;
-      for (const line of chunk.subarray(0, end).toString('utf8').split('\n')) {
+      const text = chunk.subarray(0, end).toString('utf8');
+      const bulk = insertBulk(db, text);
+      if (bulk !== undefined) {
+        calls = bulk;
+        meta.setOffset(file, from + end);
+        return;
+      }
+      for (const line of text.split('\n')) {
         if (!line) continue;
         const call = decode(line);
         if (!call) {
@@ -168,6 +177,40 @@ function isFullyInserted(db: Database.Database, dir: string, file: string): bool
     return new JournalMeta(db).offset(file) >= statSync(path.join(dir, file)).size;
   } catch {
     return false;
+  }
+}
+
+const bulkInserts = new WeakMap<Database.Database, (json: string, expected: number) => number>();
+
+/**
+ * The fast path: every line of `text` in one INSERT ... SELECT over json_each, so SQLite parses and
+ * inserts in C with no per-row work in JavaScript. Lines were checked when written; if any line is
+ * damaged (not JSON, not a 9-field row, refused by the table) the savepoint is rolled back and the
+ * caller goes line by line. Returns the rows inserted, or undefined.
+ */
+function insertBulk(db: Database.Database, text: string): number | undefined {
+  let insert = bulkInserts.get(db);
+  if (!insert) {
+    const statement = db.prepare(
+      `INSERT INTO metrics_calls (server, tool, session, started_at, duration_ms, outcome, error_class, error_message, result_bytes)
+       SELECT value->>0, value->>1, value->>2, CAST(value->>3 AS INTEGER), value->>4, value->>5, value->>6, value->>7, value->>8
+       FROM json_each(?) WHERE json_type(value) = 'array' AND json_array_length(value) = 9`,
+    );
+    // Called inside the ingest transaction, this runs in a savepoint: a throw undoes only the bulk insert.
+    insert = db.transaction((json: string, expected: number) => {
+      const inserted = statement.run(json).changes;
+      if (inserted !== expected) throw new Error(`bulk insert took ${inserted} of ${expected} lines`);
+      return inserted;
+    });
+    bulkInserts.set(db, insert);
+  }
+  const lines = text.endsWith('\n') ? text.slice(0, -1) : text;
+  let expected = 1;
+  for (let at = lines.indexOf('\n'); at !== -1; at = lines.indexOf('\n', at + 1)) expected++;
+  try {
+    return insert(`[${lines.replaceAll('\n', ',')}]`, expected);
+  } catch {
+    return undefined;
   }
 }
 
