@@ -1,16 +1,14 @@
 // Owns the Gateway: the server pool, one catalog per capability profile, the live client sessions,
-// and the routing between them that is not a plain request: notifications up (list_changed
-// debounced, log messages, resource updates), reverse requests (sampling, elicitation, roots) to
-// the client that caused them, logging levels fanned out, and configuration applied live.
-import { ProtocolError } from '@modelcontextprotocol/server';
+// logging levels fanned out, configuration applied live, and the services sessions share (store,
+// metrics, search, toolsets). Traffic between servers and sessions that is not a plain request
+// (notifications, list_changed, reverse requests) is routed by session-router.ts.
 import type { ClientCapabilities, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import type { SearchSettings, ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
-import { DEFAULT_RESILIENCE, type Connection, type ConnectionStatus, type ListKind, type RawNotification, type ResilienceOptions } from '../servers/connection.js';
+import { DEFAULT_RESILIENCE, type ConnectionStatus, type ResilienceOptions } from '../servers/connection.js';
 import { ServerPool } from '../servers/pool.js';
-import { BARE_PROFILE, REVERSE_METHOD_CAPABILITY, profileOf, type CapabilityProfile } from '../servers/profile.js';
+import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import type { CallRecord, Store } from '../store/index.js';
 import { scheduleWalCheckpoints, type WalCheckpointer } from '../store/wal-checkpoint.js';
 import { ToolMetricsAnnotator } from './tool-metrics.js';
@@ -23,9 +21,9 @@ import { ToolsetService } from '../views/toolsets.js';
 import { viewIncludes, type View } from './view.js';
 import type { FallbackSuggestion } from '../views/fallbacks.js';
 import { ToolSearch } from './tool-search.js';
+import { SessionRouter } from './session-router.js';
 
 export const VERSION = '0.1.0';
-const ANY_RESULT = z.any();
 
 /** What the gateway keeps outside memory; both optional (tests and tools may run without). */
 export interface GatewayServices {
@@ -81,12 +79,6 @@ export interface MetaSettings {
 
 export const DEFAULT_META_SETTINGS: MetaSettings = { keepTools: [], maxTools: 40, maxFallbacks: 3, tokenBudget: 20_000, autoRetryFallback: false };
 
-const LIST_CHANGED: Record<ListKind, string> = {
-  tools: 'notifications/tools/list_changed',
-  prompts: 'notifications/prompts/list_changed',
-  resources: 'notifications/resources/list_changed',
-  resourceTemplates: 'notifications/resources/list_changed',
-};
 
 export class Gateway {
   readonly pool: ServerPool;
@@ -95,8 +87,8 @@ export class Gateway {
   readonly log = moduleLogger('gateway');
   private readonly catalogs = new Map<string, Catalog>();
   private readonly sessions = new Set<GatewaySession>();
-  private readonly pendingListChanged = new Map<GatewaySession, Set<string>>();
-  private listChangedTimer: NodeJS.Timeout | undefined;
+  /** Notifications up, list_changed debounced, reverse requests to the right client. */
+  private readonly router: SessionRouter;
   /** Servers started at boot on purpose (lazy: false, preconnect): their bare-profile connection stays up without sessions. */
   private readonly pinned = new Set<string>();
   /** The server list last applied (with tool-selection overrides), and the overrides by key. */
@@ -124,13 +116,20 @@ export class Gateway {
     this.store = services.store;
     this.metrics = services.metrics;
     this.search = new ToolSearch({ settings: this.settings.search, store: this.store, log: this.log, serverDescription: (server) => this.pool.config(server)?.description });
-    this.toolsets = this.store ? new ToolsetService(this.store.toolsets, () => this.toolsetEquipChanged()) : undefined;
+    this.router = new SessionRouter({
+      sessions: () => this.sessions,
+      catalog: (profileKey) => this.catalogs.get(profileKey),
+      subscriptions: this.subscriptions,
+      listChangedDebounceMs: this.settings.listChangedDebounceMs,
+      log: this.log,
+    });
+    this.toolsets = this.store ? new ToolsetService(this.store.toolsets, () => this.router.toolsetEquipChanged()) : undefined;
     this.pool = new ServerPool({
       requestTimeoutMs: this.settings.requestTimeoutMs,
       resilience: this.settings.resilience,
-      onReverseRequest: (connection, request, signal) => this.reverseRequest(connection, request, signal),
+      onReverseRequest: (connection, request, signal) => this.router.reverseRequest(connection, request, signal),
     });
-    this.pool.on('notification', (connection, notification) => this.onServerNotification(connection, notification));
+    this.pool.on('notification', (connection, notification) => this.router.onServerNotification(connection, notification));
     // A server that came back may list something else, and one that failed its first listing has
     // nothing listed yet: re-read it; clients hear only of real changes.
     this.pool.on('up', (connection, again) => {
@@ -229,7 +228,7 @@ export class Gateway {
     if (!catalog) {
       catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget }, { repository: this.store?.catalog, lazy: this.settings.lazy });
       const owner = catalog;
-      catalog.on('changed', ({ server, kinds }) => this.queueListChanged(owner, server, kinds));
+      catalog.on('changed', ({ server, kinds }) => this.router.queueListChanged(owner, server, kinds));
       this.catalogs.set(profile.key, catalog);
     }
     return catalog;
@@ -277,7 +276,7 @@ export class Gateway {
   endSession(session: GatewaySession): void {
     if (!this.sessions.delete(session)) return;
     this.metrics?.setOpenSessions(this.sessions.size);
-    this.pendingListChanged.delete(session);
+    this.router.forget(session);
     this.search.forgetSession(session.id);
     for (const { connection, uri } of this.subscriptions.heldBy(session)) {
       if (this.subscriptions.remove(connection, uri, session)) {
@@ -353,87 +352,8 @@ export class Gateway {
     }
   }
 
-  private sessionsOf(profile: CapabilityProfile, serverKey: string): GatewaySession[] {
-    return [...this.sessions].filter((s) => !s.closed && s.profile.key === profile.key && viewIncludes(s.view, serverKey));
-  }
-
-  private onServerNotification(connection: Connection, notification: RawNotification): void {
-    const params = notification.params ?? {};
-    switch (notification.method) {
-      case 'notifications/tools/list_changed':
-        return void this.catalogs.get(connection.profile.key)?.refresh(connection.key, ['tools']);
-      case 'notifications/prompts/list_changed':
-        return void this.catalogs.get(connection.profile.key)?.refresh(connection.key, ['prompts']);
-      case 'notifications/resources/list_changed':
-        return void this.catalogs.get(connection.profile.key)?.refresh(connection.key, ['resources', 'resourceTemplates']);
-      case 'notifications/resources/updated': {
-        for (const session of this.subscriptions.subscribers(connection, params.uri as string)) {
-          void session.server.notification({ method: 'notifications/resources/updated', params }).catch(() => undefined);
-        }
-        return;
-      }
-      case 'notifications/message': {
-        for (const session of this.sessionsOf(connection.profile, connection.key)) {
-          if (!session.wantsLog(params.level as string)) continue;
-          const tagged = session.view.kind === 'all' || session.view.kind === 'meta' || session.view.kind === 'auto' ? { ...params, logger: params.logger ? `${connection.key}/${params.logger}` : connection.key } : params;
-          void session.server.notification({ method: 'notifications/message', params: tagged }).catch(() => undefined);
-        }
-        return;
-      }
-      default:
-        this.log.debug({ server: connection.key, method: notification.method }, 'notification not forwarded');
-    }
-  }
-
-  private queueListChanged(catalog: Catalog, server: string, kinds: ListKind[]): void {
-    this.notifyLater(this.sessionsOf(catalog.profile, server), kinds.map((k) => LIST_CHANGED[k]));
-  }
-
-  /** The equipped toolset changed: every toolset-mode session gets one tools/list_changed. */
-  private toolsetEquipChanged(): void {
-    this.notifyLater([...this.sessions].filter((s) => s.view.kind === 'toolset'), [LIST_CHANGED.tools]);
-  }
-
-  private notifyLater(sessions: GatewaySession[], methods: string[]): void {
-    for (const session of sessions) {
-      let pending = this.pendingListChanged.get(session);
-      if (!pending) this.pendingListChanged.set(session, (pending = new Set()));
-      for (const method of methods) pending.add(method);
-    }
-    this.listChangedTimer ??= setTimeout(() => this.flushListChanged(), this.settings.listChangedDebounceMs);
-  }
-
-  private flushListChanged(): void {
-    this.listChangedTimer = undefined;
-    for (const [session, methods] of this.pendingListChanged) {
-      for (const method of methods) void session.server.notification({ method }).catch(() => undefined);
-    }
-    this.pendingListChanged.clear();
-  }
-
-  /**
-   * A server asked its client for something (sampling, elicitation, roots). It goes to the session
-   * whose request is running on that connection (newest first), else to the most recently active
-   * session of the same profile; only to a client that declared the capability.
-   */
-  private async reverseRequest(connection: Connection, request: { method: string; params?: Record<string, unknown> }, signal: AbortSignal): Promise<unknown> {
-    const capability = REVERSE_METHOD_CAPABILITY[request.method];
-    if (!capability) throw new ProtocolError(-32601, `Method not found: ${request.method}`);
-    const able = this.sessionsOf(connection.profile, connection.key).filter((s) => s.clientCapabilities?.[capability]);
-    const busy = able
-      .flatMap((s) => (s.inflight.get(connection) ?? []).map((ctx, order) => ({ ctx, order, active: s.lastActive })))
-      .sort((a, b) => b.active - a.active || b.order - a.order)[0];
-    this.log.info({ server: connection.key, method: request.method, routed: busy ? 'related' : 'recent' }, 'reverse request');
-    if (busy) return busy.ctx.mcpReq.send({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
-    const recent = able.sort((a, b) => b.lastActive - a.lastActive)[0];
-    if (!recent) {
-      throw new ProtocolError(-32601, `No connected client can answer ${request.method} for server "${connection.key}" (none declared the "${capability}" capability).`);
-    }
-    return recent.server.request({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
-  }
-
   async close(): Promise<void> {
-    if (this.listChangedTimer) clearTimeout(this.listChangedTimer);
+    this.router.close();
     clearInterval(this.rollupTimer);
     this.checkpoints?.stop();
     await Promise.all([...this.sessions].map((s) => s.close()));
