@@ -30,6 +30,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const mode = options.mode ?? config.settings.mode;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.
   const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message) } });
+  for (const warning of store.warnings) log.warn(warning);
   if (options.toolset && !store.toolsets.get(options.toolset)) {
     const known = store.toolsets.list().map((t) => t.name).join(', ') || 'none';
     store.close();

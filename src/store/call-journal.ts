@@ -5,17 +5,35 @@
 // read through this repository. The byte offset that is in the database is committed in the same
 // transaction as the rows, so neither a crash nor two inserters racing ever count a call twice.
 // Journals of processes that died are recovered by whoever opens the store next.
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fstatSync, futimesSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { describeError } from './errors.js';
+import { StoreError, describeError } from './errors.js';
 import { startIngestWorker } from './journal-worker-host.js';
 import { MAX_ERROR_MESSAGE, checkCall, type MetricsRepository } from './metrics-repository.js';
 import type { CallRecord, MetricsFilter, ResetResult, RollupResult, ToolStats, ToolStatsQuery } from './types.js';
 
 export const JOURNAL_DIR = 'call-journal';
 const META_PREFIX = 'call-journal:';
-const FILE_NAME = /^(\d+)-(\d+)-(\d+)\.jsonl$/;
+/** `<pid>-<host tag>-<start ms>-<random>-<sequence>.jsonl` */
+const FILE_NAME = /^(\d+)-([0-9a-f]{8})-(\d+)-([0-9a-f]{6})-(\d+)\.jsonl$/;
+/** Which host (and so, usually, which PID namespace) wrote a journal: a hash of the host name. */
+export const HOST_TAG = fnvHex(hostname());
+/** Writers refresh their file's mtime this often, so other hosts sharing the folder can tell they live. */
+const HEARTBEAT_MS = 30_000;
+/** A journal of another host is taken as abandoned only when its mtime is this old. */
+const FOREIGN_STALE_MS = 10 * 60_000;
+
+function fnvHex(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
 
 export interface CallJournalOptions {
   /** Journaled calls are inserted at least this often (default 200 ms). */
@@ -138,10 +156,13 @@ export function ingestJournal(db: Database.Database, metrics: MetricsRepository,
         try {
           metrics.recordCall(call);
           calls++;
-        } catch {
+        } catch (error) {
+          // Only a line the table refuses is skipped; anything else (disk full, I/O) stops the batch.
+          if (!isRefusedLine(error)) throw error;
           skippedLines++;
         }
       }
+      if (!db.inTransaction) throw new Error('the ingest transaction was rolled back by SQLite');
       meta.setOffset(file, from + end);
     } finally {
       closeSync(fd);
@@ -150,9 +171,15 @@ export function ingestJournal(db: Database.Database, metrics: MetricsRepository,
   return { calls, skippedLines };
 }
 
+function isRefusedLine(error: unknown): boolean {
+  if (error instanceof StoreError) return error.code === 'invalid_input';
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT');
+}
+
 /** The journal files in `dir` that start with `prefix`, oldest (lowest sequence number) first. */
 export function journalFilesOf(dir: string, prefix: string): string[] {
-  const sequence = (file: string) => Number(FILE_NAME.exec(file)?.[3] ?? -1);
+  const sequence = (file: string) => Number(FILE_NAME.exec(file)?.[5] ?? -1);
   return readdirSync(dir)
     .filter((f) => f.startsWith(prefix) && FILE_NAME.test(f))
     .sort((a, b) => sequence(a) - sequence(b));
@@ -224,33 +251,57 @@ function removeJournal(db: Database.Database, dir: string, file: string): void {
   new JournalMeta(db).forget(file);
 }
 
+/** Whether the writer of a journal file may still be running (then its file is left alone). */
+function writerMayLive(dir: string, file: string, match: RegExpExecArray): boolean {
+  if (LIVE_FILES.has(file)) return true;
+  const pid = Number(match[1]);
+  if (match[2] === HOST_TAG) return pid !== process.pid && isAlive(pid);
+  // Another host (a container sharing the folder): its PIDs mean nothing here; trust the heartbeat.
+  try {
+    return Date.now() - statSync(path.join(dir, file)).mtimeMs < FOREIGN_STALE_MS;
+  } catch {
+    return false;
+  }
+}
+
+export interface RecoveryReport {
+  calls: number;
+  skippedLines: number;
+  /** Files that could not be recovered now (left in place, tried again at the next open). */
+  errors: string[];
+}
+
 /**
  * Inserts the calls of journals left by processes that are gone (crashed or killed), then deletes
- * those files. Safe when several processes open the store at once. Returns the calls recovered.
+ * those files. Safe when several processes open the store at once. A file that fails is reported and
+ * left for the next open; the others are still recovered.
  */
-export function recoverCallJournals(db: Database.Database, metrics: MetricsRepository, dataDir: string): { calls: number; skippedLines: number } {
+export function recoverCallJournals(db: Database.Database, metrics: MetricsRepository, dataDir: string): RecoveryReport {
   const dir = path.join(dataDir, JOURNAL_DIR);
-  const meta = new JournalMeta(db);
-  const total = { calls: 0, skippedLines: 0 };
-  const present = new Set<string>();
+  const report: RecoveryReport = { calls: 0, skippedLines: 0, errors: [] };
   if (existsSync(dir)) {
     for (const file of readdirSync(dir)) {
       const match = FILE_NAME.exec(file);
-      if (!match) continue;
-      present.add(file);
-      const pid = Number(match[1]);
-      if (LIVE_FILES.has(file) || (pid !== process.pid && isAlive(pid))) continue; // a running gateway's journal
-      const got = ingestJournal(db, metrics, dir, file);
-      total.calls += got.calls;
-      total.skippedLines += got.skippedLines;
-      // A torn last line was never answered: the file goes with it.
-      removeJournal(db, dir, file);
-      present.delete(file);
+      if (!match || writerMayLive(dir, file, match)) continue;
+      try {
+        const got = ingestJournal(db, metrics, dir, file);
+        report.calls += got.calls;
+        report.skippedLines += got.skippedLines;
+        // A torn last line was never answered: the file goes with it.
+        removeJournal(db, dir, file);
+      } catch (error) {
+        report.errors.push(`${path.join(dir, file)}: ${describeError(error)}`);
+      }
     }
   }
-  // Offsets of files already removed (a crash between the removal and forgetting the offset).
-  for (const file of meta.files()) if (!present.has(file)) meta.forget(file);
-  return total;
+  // Offsets of files already removed (a crash between the removal and forgetting the offset). Checked
+  // under the write lock: a file is removed before its offset is forgotten and an offset is only ever
+  // set while its file exists, so a missing file here really is gone.
+  const meta = new JournalMeta(db);
+  db.transaction(() => {
+    for (const file of meta.files()) if (!existsSync(path.join(dir, file))) meta.forget(file);
+  }).immediate();
+  return report;
 }
 
 /**
@@ -263,7 +314,8 @@ export class JournaledMetricsRepository implements MetricsRepository {
   private readonly dir: string;
   private readonly rotateBytes: number;
   private readonly started = Date.now();
-  private readonly prefix = `${process.pid}-${this.started}-`;
+  private readonly prefix = `${process.pid}-${HOST_TAG}-${this.started}-${randomBytes(3).toString('hex')}-`;
+  private readonly heartbeat: NodeJS.Timeout;
   private ingester: { stop(): void };
   private sequence = 0;
   private file = '';
@@ -287,6 +339,15 @@ export class JournaledMetricsRepository implements MetricsRepository {
       if (!this.closed) this.ingester = this.timer(everyMs); // keep inserting, on this thread now
     };
     this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs }, options.onError, onWorkerGone)) || this.timer(everyMs);
+    this.heartbeat = setInterval(() => {
+      try {
+        const now = new Date();
+        futimesSync(this.fd, now, now);
+      } catch (error) {
+        options.onError(`call journal heartbeat: ${describeError(error)}`);
+      }
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   private timer(everyMs: number): { stop(): void } {
@@ -306,10 +367,21 @@ export class JournaledMetricsRepository implements MetricsRepository {
     if (this.closed) return this.inner.recordCall(call);
     checkCall(call);
     const line = encode(call);
-    writeSync(this.fd, line); // a string: no Buffer made here (the cold path of a call is what this costs)
+    const wrote = writeSync(this.fd, line); // a string: no Buffer made here (the cold path of a call is what this costs)
+    if (wrote !== line.length && wrote !== Buffer.byteLength(line)) this.finishWrite(line, wrote);
     this.written += line.length; // UTF-16 units: close enough to bytes for deciding when to rotate
     if (this.written >= this.rotateBytes) this.rotate();
     return 0;
+  }
+
+  /** A short write (a full disk, a signal): write the rest, or fail the call's recording loudly. */
+  private finishWrite(line: string, wrote: number): void {
+    const bytes = Buffer.from(line);
+    for (let at = wrote; at < bytes.length; ) {
+      const n = writeSync(this.fd, bytes, at);
+      if (n <= 0) throw new Error(`call journal: could not write to ${path.join(this.dir, this.file)}`);
+      at += n;
+    }
   }
 
   /** Inserts what this writer's journal files hold beyond their committed offsets, now, on this thread; returns how many calls (-1: failed). */
@@ -354,6 +426,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
   close(): void {
     if (this.closed) return;
     this.ingester.stop();
+    clearInterval(this.heartbeat);
     const inserted = this.flush() >= 0;
     this.closed = true;
     closeSync(this.fd);

@@ -43,6 +43,8 @@ export interface Store {
   readonly toolsets: ToolsetRepository;
   readonly vectors: VectorRepository;
   readonly learnedQueries: LearnedQueryRepository;
+  /** Problems met while opening that did not stop it (e.g. a call journal that could not be recovered yet). */
+  readonly warnings: string[];
   /** Closes the connection (idempotent). Using a repository afterwards throws. */
   close(): void;
 }
@@ -111,8 +113,9 @@ function createStore(
   const clock = options.clock ?? Date.now;
   const catalog = new SqliteCatalogRepository(db, { clock });
   const direct = new SqliteMetricsRepository(db, { clock, retentionDays: options.metrics?.retentionDays });
+  let recovery: string[];
   try {
-    recoverCallJournals(db, direct, dir);
+    recovery = recoverCallJournals(db, direct, dir).errors.map((e) => `call journal not recovered yet (tried again at the next start): ${e}`);
   } catch (err) {
     throw openFailed(dir, `cannot recover the call journals in ${dir}/call-journal: ${describeError(err)}; check that folder's permissions`, err);
   }
@@ -126,6 +129,7 @@ function createStore(
     catalog,
     metrics,
     toolsets: new SqliteToolsetRepository(db, clock),
+    warnings: recovery,
     vectors: new SqliteVectorRepository(db, clock),
     learnedQueries: new SqliteLearnedQueryRepository(db, { clock, halfLifeDays: options.search?.halfLifeDays }),
     close() {

@@ -2,10 +2,10 @@
 // journaled call reaches the database exactly once (after a clean close, after a kill before or after
 // a batch insert, after rotation), journals of live processes are left alone, and bad lines are skipped.
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JOURNAL_DIR, JournaledMetricsRepository, type Store } from '../../src/store/index.js';
+import { HOST_TAG, JOURNAL_DIR, JournaledMetricsRepository, type Store } from '../../src/store/index.js';
 import { REPO, TSX_IMPORT, waitFor } from '../helpers/gateway.js';
 import { tempStores } from './helpers.js';
 
@@ -81,16 +81,32 @@ describe('call journal', () => {
   it('skips damaged lines and a torn last line, and forgets offsets of files already gone', () => {
     const dir = stores.dir();
     const first = stores.open({}, dir);
-    first.db.prepare("INSERT INTO store_meta (key, value) VALUES ('call-journal:1-1-0.jsonl', '10')").run();
+    first.db.prepare(`INSERT INTO store_meta (key, value) VALUES ('call-journal:1-${HOST_TAG}-1-000000-0.jsonl', '10')`).run();
     first.close();
     mkdirSync(path.join(dir, JOURNAL_DIR), { recursive: true });
-    const file = path.join(dir, JOURNAL_DIR, '999999999-1-0.jsonl'); // a pid that cannot exist
+    const file = path.join(dir, JOURNAL_DIR, `999999999-${HOST_TAG}-1-abcdef-0.jsonl`); // a pid that cannot exist
     writeFileSync(file, `${JSON.stringify(['fs', 'read', null, 1, 2, 'ok', null, null, null])}\nnot json\n["too","short"]\n`);
     appendFileSync(file, JSON.stringify(['fs', 'read', null, 3, 4, 'ok', null, null, null]).slice(0, 12));
     const store = stores.open({}, dir);
     expect(rows(store)).toBe(1);
     expect(journalFiles(dir)).toEqual([]);
     expect(metaKeys(store)).toEqual([]);
+    expect(store.warnings).toEqual([]);
+  });
+
+  it('leaves a journal of another host alone while its heartbeat is fresh, and recovers it once stale', () => {
+    const dir = stores.dir();
+    stores.open({}, dir).close();
+    const other = HOST_TAG === '00000000' ? '11111111' : '00000000';
+    mkdirSync(path.join(dir, JOURNAL_DIR), { recursive: true });
+    const file = path.join(dir, JOURNAL_DIR, `${process.pid}-${other}-1-abcdef-0.jsonl`); // its pid means nothing here
+    writeFileSync(file, `${JSON.stringify(['fs', 'read', null, 1, 2, 'ok', null, null, null])}\n`);
+    expect(rows(stores.open({}, dir))).toBe(0);
+    expect(journalFiles(dir)).toHaveLength(1);
+    const old = new Date(Date.now() - 11 * 60_000);
+    utimesSync(file, old, old);
+    expect(rows(stores.open({}, dir))).toBe(1);
+    expect(journalFiles(dir)).toEqual([]);
   });
 
   it('inserts on a worker thread with its own connection, without any read asking for it', async () => {
