@@ -63,7 +63,8 @@ export class ToolSearch {
   private readonly store: Store | undefined;
   private readonly log: Logger;
   private readonly clock: () => number;
-  private readonly engines = new Set<SearchEngine>();
+  /** Live engines (weakly held: an engine goes with its catalog when the last session of a profile ends). */
+  private readonly engines = new Set<WeakRef<SearchEngine>>();
   private readonly searches = new Map<string, NotedSearch[]>();
   private stats: { at: number; byTool: Map<string, ToolStats> } | undefined;
   readonly context: SearchContext;
@@ -77,7 +78,7 @@ export class ToolSearch {
       serverDescription: options.serverDescription,
       newEngine: () => {
         const engine = createSearchEngine(this.settings, this.store, this.clock);
-        this.engines.add(engine);
+        this.engines.add(new WeakRef(engine));
         return engine;
       },
     };
@@ -90,7 +91,7 @@ export class ToolSearch {
 
   /** State of the semantic side of every engine (empty when no provider is configured). */
   semanticStatus(): SemanticStatus[] {
-    return [...this.engines].flatMap((e) => (e.semantic ? [e.semantic.status()] : []));
+    return this.liveEngines().flatMap((e) => (e.semantic ? [e.semantic.status()] : []));
   }
 
   /**
@@ -142,7 +143,7 @@ export class ToolSearch {
       } catch (error) {
         this.log.warn({ err: (error as Error).message, server, tool }, 'could not store a learned query');
       }
-      for (const engine of this.engines) engine.learnFor(server, tool, search.query, 1);
+      for (const engine of this.liveEngines()) engine.learnFor(server, tool, search.query, 1);
       this.log.debug({ server, tool }, 'learned a search query from use');
     }
     this.searches.set(session, list.filter((s) => now - s.at <= LEARNING_WINDOW_MS && s.tools.size > 0));
@@ -154,6 +155,16 @@ export class ToolSearch {
     if (!semantic) throw new NoEmbeddingProvider();
     const report = await semantic.embedAll(options);
     return { ...report, model: semantic.provider.model, endpoint: semantic.provider.endpoint };
+  }
+
+  private liveEngines(): SearchEngine[] {
+    const live: SearchEngine[] = [];
+    for (const ref of this.engines) {
+      const engine = ref.deref();
+      if (engine) live.push(engine);
+      else this.engines.delete(ref);
+    }
+    return live;
   }
 
   forgetSession(session: string): void {

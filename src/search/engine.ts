@@ -129,13 +129,13 @@ export class SearchEngine {
           return doc !== undefined && (options.server === undefined || doc.server === options.server) && (!options.filter || options.filter(doc));
         };
         const vector = await this.semantic.search(query, wide, { accept, ...(options.waitMs !== undefined && { waitMs: options.waitMs }) });
-        const asHit = (key: string, score: number): EngineHit => {
-          const doc = this.docs.get(key)!.doc;
-          return { key, server: doc.server, name: doc.name, score };
-        };
-        hits = requested === 'semantic'
-          ? vector.map((v) => asHit(v.key, v.score))
-          : reciprocalRankFusion([lexical(), vector]).map((f) => asHit(f.key, f.score));
+        // A sync() during the await may have removed a tool: it is left out.
+        const asHits = (list: ReadonlyArray<{ key: string; score: number }>): EngineHit[] =>
+          list.flatMap(({ key, score }) => {
+            const doc = this.docs.get(key)?.doc;
+            return doc ? [{ key, server: doc.server, name: doc.name, score }] : [];
+          });
+        hits = requested === 'semantic' ? asHits(vector) : asHits(reciprocalRankFusion([lexical(), vector]));
       } catch (error) {
         if (!(error instanceof SemanticUnavailable)) throw error;
         mode = 'lexical';

@@ -118,7 +118,9 @@ export class SqliteLearnedQueryRepository implements LearnedQueryRepository {
       this.db.prepare('INSERT OR REPLACE INTO search_queries (server, tool, query, weight, updated_at) VALUES (?, ?, ?, ?, ?)').run(server, tool, query, next, now);
       const rows = this.db.prepare('SELECT query, weight, updated_at AS updatedAt FROM search_queries WHERE server = ? AND tool = ?').all(server, tool) as Array<{ query: string; weight: number; updatedAt: number }>;
       if (rows.length > this.cap) {
-        const lightest = rows.map((r) => ({ query: r.query, w: this.faded(r.weight, r.updatedAt, now) })).sort((a, b) => a.w - b.w).slice(0, rows.length - this.cap);
+        // The query just taught stays: the lightest of the others make room.
+        const others = rows.filter((r) => r.query !== query);
+        const lightest = others.map((r) => ({ query: r.query, w: this.faded(r.weight, r.updatedAt, now) })).sort((a, b) => a.w - b.w).slice(0, rows.length - this.cap);
         const drop = this.db.prepare('DELETE FROM search_queries WHERE server = ? AND tool = ? AND query = ?');
         for (const r of lightest) drop.run(server, tool, r.query);
       }
@@ -136,8 +138,9 @@ export class SqliteLearnedQueryRepository implements LearnedQueryRepository {
       (weight < this.floor ? gone : kept).push({ ...row, weight });
     }
     if (gone.length) {
-      const drop = this.db.prepare('DELETE FROM search_queries WHERE server = ? AND tool = ? AND query = ?');
-      this.db.transaction(() => gone.forEach((r) => drop.run(r.server, r.tool, r.query)))();
+      // Only rows nobody refreshed since they were read (another process may have just taught one again).
+      const drop = this.db.prepare('DELETE FROM search_queries WHERE server = ? AND tool = ? AND query = ? AND updated_at = ?');
+      this.db.transaction(() => gone.forEach((r) => drop.run(r.server, r.tool, r.query, r.updatedAt)))();
     }
     return kept;
   }

@@ -164,6 +164,7 @@ export async function runDiscovery(env: MetaEnvironment, args: unknown): Promise
   let ranked: Array<{ tool: MetaTool; relevance: number }>;
   const notes = new Set<string>();
   let mode: string | undefined;
+  const perQuery: Array<[string, MetaTool[]]> = [];
   if (queries.length === 0) {
     ranked = snapshot.tools.filter(inScope).map((tool) => ({ tool, relevance: 1 }));
   } else {
@@ -179,7 +180,7 @@ export async function runDiscovery(env: MetaEnvironment, args: unknown): Promise
       });
       mode = found.mode;
       if (found.degraded) notes.add(found.degraded);
-      env.onResults?.(query, found.ranked.map((h) => h.tool));
+      perQuery.push([query, found.ranked.map((h) => h.tool)]);
       // Scores of different queries are comparable only as shares of their own best.
       const top = found.ranked[0]?.score || 1;
       for (const hit of found.ranked) {
@@ -191,7 +192,11 @@ export async function runDiscovery(env: MetaEnvironment, args: unknown): Promise
     const hits = [...best.values()].sort((a, b) => b.score - a.score);
     ranked = hits.map((h) => ({ tool: h.tool, relevance: Math.round(h.score * 1000) / 1000 }));
   }
-  const tools = ranked.slice(0, input.maxResults).map(({ tool, relevance }) => render(tool, relevance, input.detailLevel));
+  const shown = ranked.slice(0, input.maxResults);
+  // Learning from use hears, per query, only the tools the client was actually shown.
+  const shownKeys = new Set(shown.map((r) => r.tool.key));
+  for (const [query, tools] of perQuery) env.onResults?.(query, tools.filter((t) => shownKeys.has(t.key)));
+  const tools = shown.map(({ tool, relevance }) => render(tool, relevance, input.detailLevel));
   const metadata: Record<string, unknown> = { query: input.query, detailLevel: input.detailLevel, resultCount: tools.length, ...(mode && { searchMode: mode }) };
   if (notes.size) metadata.note = [...notes].join(' ');
   if (tools.length === 0) metadata.hint = 'No match. Rephrase with other words, drop the category/server filter, or call tool_capabilities to browse.';

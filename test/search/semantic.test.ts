@@ -140,6 +140,31 @@ describe('semantic index with vectors in the store', () => {
     expect(back.degraded).toBeUndefined();
   });
 
+  it('a query the endpoint refuses (HTTP 400) falls back for that search only, without pausing semantic search', async () => {
+    const engine = new SearchEngine({ semantic: new SemanticIndex(provider(), store.vectors) });
+    engine.sync(tools);
+    expect((await engine.search('read a file', { mode: 'semantic' })).mode).toBe('semantic');
+    standIn.fail('http400');
+    const refused = await engine.search('an overly long query', { mode: 'hybrid' });
+    expect(refused).toMatchObject({ mode: 'lexical', degraded: expect.stringContaining('HTTP 400') });
+    standIn.fail('none');
+    expect((await engine.search('write a file', { mode: 'semantic' })).mode).toBe('semantic'); // no cooldown
+    // Scores are never negative: relevance is a share of the best score and priors multiply it.
+    const all = await engine.search('zzzz qqqq', { mode: 'semantic', limit: tools.length });
+    expect(all.hits.every((h) => h.score >= 0)).toBe(true);
+  });
+
+  it('answers lexically when the endpoint is too slow to embed the query', async () => {
+    const engine = new SearchEngine({ semantic: new SemanticIndex(new OpenAiCompatibleProvider({ baseUrl: standIn.baseUrl, model: 'stand-in', timeoutMs: 1500 }), store.vectors) });
+    engine.sync(tools);
+    await engine.semantic!.embedAll();
+    standIn.fail('hang');
+    const slow = await engine.search('a new query', { mode: 'semantic', waitMs: 100 });
+    expect(slow).toMatchObject({ mode: 'lexical', degraded: expect.stringContaining('within 100 ms') });
+    standIn.fail('none');
+    await new Promise((resolve) => setTimeout(resolve, 1600)); // the hung request times out before the stand-in closes
+  });
+
   it('answers lexically while a large catalog is still being embedded', async () => {
     standIn.fail('hang');
     const slow = new SemanticIndex(new OpenAiCompatibleProvider({ baseUrl: standIn.baseUrl, model: 'stand-in', timeoutMs: 2000 }), undefined);

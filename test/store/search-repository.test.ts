@@ -57,6 +57,11 @@ describe('learned query repository', () => {
     expect(read).toHaveLength(100);
     expect(read.map((r) => r.query)).not.toContain('query 0');
     expect(read[0]!.query).toBe('query 102');
+    // Full of heavier queries, a new one still gets in (the lightest other one makes room).
+    expect(store.learnedQueries.add('fs', 'read', 'fresh query', 0.5)).toBe(0.5);
+    const after = store.learnedQueries.of('fs', 'read');
+    expect(after).toHaveLength(100);
+    expect(after.map((r) => r.query)).toContain('fresh query');
     expect(store.learnedQueries.clear({ tool: 'read' })).toBe(101);
     expect(store.learnedQueries.clear({ server: 'fs' })).toBe(1);
     expect(store.learnedQueries.all()).toEqual([]);

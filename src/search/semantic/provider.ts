@@ -81,11 +81,18 @@ export class OpenAiCompatibleProvider implements EmbeddingProvider {
       response = await fetch(this.endpoint, { method: 'POST', headers: this.headers(), body, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     } catch (error) {
       if (timeout.aborted) throw new EmbeddingError('timeout', `embeddings: ${this.endpoint} did not answer within ${this.timeoutMs} ms (search.embeddings.timeoutMs)`, { cause: error });
-      if (error instanceof EmbeddingError) throw error;
+      if (error instanceof EmbeddingError || signal?.aborted) throw error; // the caller gave up: not the endpoint's fault
       const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
       throw new EmbeddingError('unreachable', `embeddings: cannot reach ${this.endpoint} (${reason}); is the embedding server running? Check search.embeddings.baseUrl`, { cause: error });
     }
-    const text = await response.text().catch(() => '');
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (timeout.aborted) throw new EmbeddingError('timeout', `embeddings: ${this.endpoint} did not finish its answer within ${this.timeoutMs} ms (search.embeddings.timeoutMs)`, { cause: error });
+      if (signal?.aborted) throw error;
+      throw new EmbeddingError('unreachable', `embeddings: the connection to ${this.endpoint} broke while reading its answer (${(error as Error).message})`, { cause: error });
+    }
     if (!response.ok) {
       const detail = text.slice(0, 300).replace(/\s+/g, ' ');
       const hint = response.status === 401 || response.status === 403 ? ' Check the API key' : response.status === 404 ? ' Check baseUrl (it should end with /v1) and the model name' : '';

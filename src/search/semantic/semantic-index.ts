@@ -4,7 +4,7 @@
 // the caller can fall back to lexical search and say why.
 import { createHash } from 'node:crypto';
 import type { ToolDoc } from '../document.js';
-import type { EmbeddingProvider } from './provider.js';
+import { EmbeddingError, type EmbeddingProvider } from './provider.js';
 import { VectorIndex, type VectorHit } from './vectors.js';
 
 /** Where vectors persist between runs (the store implements it). */
@@ -22,6 +22,8 @@ export interface SemanticStatus {
   building: boolean;
   lastError?: string;
   lastErrorAt?: number;
+  /** The vector store failed (vectors still work in memory). */
+  cacheError?: string;
 }
 
 export interface EmbedReport {
@@ -64,6 +66,7 @@ export class SemanticIndex {
   private readonly queryVectors = new Map<string, Float32Array>();
   private building: Promise<EmbedReport> | undefined;
   private lastError: { message: string; at: number } | undefined;
+  private cacheError: string | undefined;
 
   constructor(
     readonly provider: EmbeddingProvider,
@@ -103,6 +106,7 @@ export class SemanticIndex {
       pending,
       building: this.building !== undefined,
       ...(this.lastError && { lastError: this.lastError.message, lastErrorAt: this.lastError.at }),
+      ...(this.cacheError && { cacheError: this.cacheError }),
     };
   }
 
@@ -125,10 +129,16 @@ export class SemanticIndex {
     const todo = [...this.wanted].filter(([key, { hash }]) => force || this.vectors.hashOf(key) !== hash);
     let fromCache = 0;
     if (!force && this.cache && todo.length) {
-      const cached = this.cache.get(model, todo.map(([, w]) => w.hash));
+      let cached = new Map<string, Float32Array>();
+      try {
+        cached = this.cache.get(model, todo.map(([, w]) => w.hash));
+      } catch (error) {
+        this.cacheError = `reading stored vectors failed: ${(error as Error).message}`; // embed them again instead
+      }
+      const dims = this.vectors.dimensions;
       for (const [key, { hash }] of todo) {
         const vector = cached.get(hash);
-        if (vector) {
+        if (vector && (dims < 0 || vector.length === dims)) {
           this.vectors.set(key, hash, vector);
           fromCache++;
         }
@@ -140,38 +150,56 @@ export class SemanticIndex {
     const hashes = [...byHash.keys()];
     const step = 64;
     let embedded = 0;
-    try {
-      for (let i = 0; i < hashes.length; i += step) {
-        const part = hashes.slice(i, i + step);
-        const vectors = await this.provider.embed(part.map((h) => byHash.get(h)!));
-        this.cache?.put(model, part.map((hash, j) => ({ hash, vector: vectors[j]! })));
-        const got = new Map(part.map((hash, j) => [hash, vectors[j]!]));
-        for (const [key, { hash }] of missing) {
-          const vector = got.get(hash);
-          if (vector && this.wanted.get(key)?.hash === hash) this.vectors.set(key, hash, vector);
-        }
-        embedded += part.length;
-        onProgress?.(embedded, hashes.length);
+    for (let i = 0; i < hashes.length; i += step) {
+      const part = hashes.slice(i, i + step);
+      let vectors: Float32Array[];
+      try {
+        vectors = await this.provider.embed(part.map((h) => byHash.get(h)!));
+      } catch (error) {
+        this.noteFailure(error);
+        throw error;
       }
-    } catch (error) {
-      this.lastError = { message: (error as Error).message, at: this.clock() };
-      throw error;
+      const got = new Map(part.map((hash, j) => [hash, vectors[j]!]));
+      for (const [key, { hash }] of missing) {
+        const vector = got.get(hash);
+        if (vector && this.wanted.get(key)?.hash === hash) this.vectors.set(key, hash, vector);
+      }
+      try {
+        this.cache?.put(model, part.map((hash, j) => ({ hash, vector: vectors[j]! })));
+      } catch (error) {
+        this.cacheError = `storing vectors failed: ${(error as Error).message}`; // they work in memory; re-embedded after a restart
+      }
+      embedded += part.length;
+      onProgress?.(embedded, hashes.length);
     }
     this.lastError = undefined;
     return { embedded, fromCache, requested: hashes.length, tools: this.wanted.size };
   }
 
+  /** Only failures of the endpoint itself (down, slow, 5xx, 429, no key) pause semantic search for everyone. */
+  private noteFailure(error: unknown): void {
+    const e = error as EmbeddingError;
+    const endpointDown = e instanceof EmbeddingError && (e.code !== 'http_error' || (e.status ?? 500) >= 500 || e.status === 429 || e.status === 401 || e.status === 403);
+    if (endpointDown) this.lastError = { message: e.message, at: this.clock() };
+  }
+
+  private recentFailure(): { message: string; at: number } | undefined {
+    return this.lastError && this.clock() - this.lastError.at < FAILURE_COOLDOWN_MS ? this.lastError : undefined;
+  }
+
   /**
-   * Cosine top-k for a query. Waits for pending tools up to `waitMs`, then throws SemanticUnavailable
-   * (the index is still building, or the provider failed recently or now).
+   * Cosine top-k for a query. Waits up to `waitMs` for pending tools and for the query's own vector,
+   * then throws SemanticUnavailable (still building, the provider failed recently or now, or slow).
    */
   async search(query: string, limit: number, options: { accept?: (key: string) => boolean; waitMs?: number } = {}): Promise<VectorHit[]> {
-    const recent = this.lastError && this.clock() - this.lastError.at < FAILURE_COOLDOWN_MS ? this.lastError : undefined;
+    const waitMs = options.waitMs ?? 2000;
+    const recent = this.recentFailure();
     if (recent) throw new SemanticUnavailable(`embedding provider failed ${Math.round((this.clock() - recent.at) / 1000)} s ago: ${recent.message}`);
     if (this.pending > 0) {
       const run = this.embedAll().then(() => true, () => true);
-      const waited = await Promise.race([run, delay(options.waitMs ?? 2000).then(() => false)]);
-      if (this.lastError) throw new SemanticUnavailable(this.lastError.message);
+      const waited = await Promise.race([run, delay(waitMs).then(() => false)]);
+      const failed = this.recentFailure();
+      if (failed) throw new SemanticUnavailable(failed.message);
       if (!waited) {
         const s = this.status();
         throw new SemanticUnavailable(`semantic index still building (${s.embedded} of ${s.tools} tools embedded)`);
@@ -179,16 +207,26 @@ export class SemanticIndex {
     }
     let vector = this.queryVectors.get(query);
     if (!vector) {
-      try {
-        [vector] = await this.provider.embed([query]);
-      } catch (error) {
-        this.lastError = { message: (error as Error).message, at: this.clock() };
-        throw new SemanticUnavailable((error as Error).message, { cause: error });
+      const asked = this.provider.embed([query]).then(
+        ([v]) => v,
+        (error: unknown) => {
+          this.noteFailure(error);
+          throw new SemanticUnavailable((error as Error).message, { cause: error });
+        },
+      );
+      const answer = await Promise.race([asked, delay(waitMs).then(() => undefined)]);
+      if (!answer) {
+        asked.catch(() => undefined); // its outcome still counts for the cooldown, not for this search
+        throw new SemanticUnavailable(`the embedding endpoint did not embed the query within ${waitMs} ms`);
       }
+      vector = answer;
       if (this.queryVectors.size >= QUERY_CACHE) this.queryVectors.delete(this.queryVectors.keys().next().value!);
-      this.queryVectors.set(query, vector!);
+      this.queryVectors.set(query, vector);
     }
-    return this.vectors.search(vector!, limit, options.accept);
+    if (this.vectors.size > 0 && vector.length !== this.vectors.dimensions) {
+      throw new SemanticUnavailable(`the query vector has ${vector.length} dimensions, the tools' ${this.vectors.dimensions}: did the model change? Run switchboard embed --force`);
+    }
+    return this.vectors.search(vector, limit, options.accept);
   }
 }
 

@@ -26,6 +26,11 @@ export class VectorIndex {
     return this.vectors.size;
   }
 
+  /** Length of the vectors held (-1 while empty). */
+  get dimensions(): number {
+    return this.vectors.size ? this.dims : -1;
+  }
+
   /** The hash of the text a key's vector was made from, if it has one. */
   hashOf(key: string): string | undefined {
     return this.vectors.get(key)?.hash;
@@ -46,7 +51,7 @@ export class VectorIndex {
     return this.vectors.keys();
   }
 
-  /** The `limit` keys most similar to `query` (cosine), best first; ties by key for a stable order. */
+  /** The `limit` keys most similar to `query` (cosine, negatives reported as 0), best first; ties by key for a stable order. */
   search(query: Float32Array, limit: number, accept?: (key: string) => boolean): VectorHit[] {
     if (limit <= 0 || query.length !== this.dims) return [];
     const q = normalized(query);
@@ -62,6 +67,7 @@ export class VectorIndex {
       for (; i > 0 && (top[i - 1]!.score < dot || (top[i - 1]!.score === dot && top[i - 1]!.key > key)); i--) top[i] = top[i - 1]!;
       top[i] = { key, score: dot };
     }
+    for (const hit of top) if (hit.score < 0) hit.score = 0; // scores are shares of the best and priors multiply them
     return top;
   }
 }
