@@ -6,7 +6,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { ingestWriterJournals } from './call-journal.js';
+import { ingestWriterJournals } from './journal-ingest.js';
 import type { IngestWorkerData } from './journal-worker-host.js';
 import { SqliteMetricsRepository } from './metrics-repository.js';
 

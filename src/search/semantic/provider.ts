@@ -1,20 +1,10 @@
 // Owns talking to an OpenAI-compatible embeddings endpoint (POST {baseUrl}/embeddings, as served by
 // OpenAI, Ollama, vLLM, llama.cpp, TEI, LM Studio): batching, a timeout per request, the API key read
 // from an environment variable, and typed errors that name the endpoint and what to do.
+import type { SearchSettings } from '../../config/types.js';
 
-export interface EmbeddingSettings {
-  /** Base URL up to and including the API version, e.g. http://127.0.0.1:11434/v1 */
-  baseUrl: string;
-  model: string;
-  /** Name of the environment variable holding the API key (sent as a Bearer token); none: no key. */
-  apiKeyEnv?: string;
-  /** Asked of models that can shorten their vectors (OpenAI text-embedding-3-*). */
-  dimensions?: number;
-  /** Texts per request (default 64). */
-  batchSize?: number;
-  /** Per request, in ms (default 15000). */
-  timeoutMs?: number;
-}
+/** What the provider needs: the `search.embeddings` settings (see SearchSettings in config/types.ts). */
+export type EmbeddingSettings = NonNullable<SearchSettings['embeddings']>;
 
 export type EmbeddingErrorCode = 'unreachable' | 'timeout' | 'http_error' | 'bad_response' | 'missing_key';
 

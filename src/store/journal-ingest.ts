@@ -1,0 +1,199 @@
+// Owns inserting call journal files into the database: the line format read back, the committed byte
+// offset per file (store_meta "call-journal:<file>"), the offset-checked ingest every inserter shares
+// (the gateway's reads, its worker thread, recovery of dead writers), the bulk INSERT over json_each
+// with a line-by-line fallback, and removing files that are fully inserted.
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { StoreError } from './errors.js';
+import type { MetricsRepository } from './metrics-repository.js';
+import type { CallRecord } from './types.js';
+
+const META_PREFIX = 'call-journal:';
+/** `<pid>-<host tag>-<start ms>-<random>-<sequence>.jsonl` */
+export const FILE_NAME = /^(\d+)-([0-9a-f]{8})-(\d+)-([0-9a-f]{6})-(\d+)\.jsonl$/;
+
+function decode(line: string): CallRecord | undefined {
+  let row: unknown;
+  try {
+    row = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(row) || row.length !== 9) return undefined;
+  const [server, tool, session, startedAt, durationMs, outcome, errorClass, errorMessage, resultBytes] = row as [string, string, string | null, number, number, CallRecord['outcome'], string | null, string | null, number | null];
+  return {
+    server,
+    tool,
+    startedAt,
+    durationMs,
+    outcome,
+    ...(session !== null && { session }),
+    ...(errorClass !== null && { errorClass }),
+    ...(errorMessage !== null && { errorMessage }),
+    ...(resultBytes !== null && { resultBytes }),
+  };
+}
+
+export class JournalMeta {
+  private readonly get: Database.Statement;
+  private readonly set: Database.Statement;
+  private readonly drop: Database.Statement;
+  constructor(readonly db: Database.Database) {
+    this.get = db.prepare('SELECT value FROM store_meta WHERE key = ?').pluck();
+    this.set = db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    this.drop = db.prepare('DELETE FROM store_meta WHERE key = ?');
+  }
+  offset(file: string): number {
+    const value = this.get.get(META_PREFIX + file) as string | undefined;
+    return value === undefined ? 0 : Number(value);
+  }
+  setOffset(file: string, offset: number): void {
+    this.set.run(META_PREFIX + file, String(offset));
+  }
+  forget(file: string): void {
+    this.drop.run(META_PREFIX + file);
+  }
+  files(): string[] {
+    return (this.db.prepare('SELECT key FROM store_meta WHERE key LIKE ?').pluck().all(`${META_PREFIX}%`) as string[]).map((k) => k.slice(META_PREFIX.length));
+  }
+}
+
+/**
+ * Inserts the lines of one journal file past its committed offset and commits the new offset, all in
+ * one write transaction that re-reads the offset, so the gateway's reads, its ingest worker and a
+ * process recovering the file can race without counting a line twice. A file already removed is
+ * skipped (it was fully inserted before removal). A torn last line is left for later.
+ */
+export function ingestJournal(db: Database.Database, metrics: MetricsRepository, dir: string, file: string): { calls: number; skippedLines: number } {
+  const meta = new JournalMeta(db);
+  const full = path.join(dir, file);
+  let calls = 0;
+  let skippedLines = 0;
+  db.transaction(() => {
+    let fd: number;
+    try {
+      fd = openSync(full, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    try {
+      const from = meta.offset(file);
+      const size = fstatSync(fd).size;
+      if (size <= from) return;
+      const chunk = Buffer.alloc(size - from);
+      const read = readSync(fd, chunk, 0, chunk.length, from);
+      const end = chunk.subarray(0, read).lastIndexOf(0x0a) + 1;
+      if (end === 0) return;
+      const text = chunk.subarray(0, end).toString('utf8');
+      const bulk = insertBulk(db, text);
+      if (bulk !== undefined) {
+        calls = bulk;
+        meta.setOffset(file, from + end);
+        return;
+      }
+      for (const line of text.split('\n')) {
+        if (!line) continue;
+        const call = decode(line);
+        if (!call) {
+          skippedLines++;
+          continue;
+        }
+        try {
+          metrics.recordCall(call);
+          calls++;
+        } catch (error) {
+          // Only a line the table refuses is skipped; anything else (disk full, I/O) stops the batch.
+          if (!isRefusedLine(error)) throw error;
+          skippedLines++;
+        }
+      }
+      if (!db.inTransaction) throw new Error('the ingest transaction was rolled back by SQLite');
+      meta.setOffset(file, from + end);
+    } finally {
+      closeSync(fd);
+    }
+  }).immediate();
+  return { calls, skippedLines };
+}
+
+function isRefusedLine(error: unknown): boolean {
+  if (error instanceof StoreError) return error.code === 'invalid_input';
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT');
+}
+
+/** The journal files in `dir` that start with `prefix`, oldest (lowest sequence number) first. */
+export function journalFilesOf(dir: string, prefix: string): string[] {
+  const sequence = (file: string) => Number(FILE_NAME.exec(file)?.[5] ?? -1);
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && FILE_NAME.test(f))
+    .sort((a, b) => sequence(a) - sequence(b));
+}
+
+/**
+ * Inserts every journal file of one writer (`prefix`); files before the newest receive no more lines,
+ * so once fully inserted they are removed. Returns the calls inserted.
+ */
+export function ingestWriterJournals(db: Database.Database, metrics: MetricsRepository, dir: string, prefix: string): number {
+  const files = journalFilesOf(dir, prefix);
+  let calls = 0;
+  files.forEach((file, i) => {
+    calls += ingestJournal(db, metrics, dir, file).calls;
+    if (i < files.length - 1 && isFullyInserted(db, dir, file)) removeJournal(db, dir, file);
+  });
+  return calls;
+}
+
+export function isFullyInserted(db: Database.Database, dir: string, file: string): boolean {
+  try {
+    return new JournalMeta(db).offset(file) >= statSync(path.join(dir, file)).size;
+  } catch {
+    return false;
+  }
+}
+
+const bulkInserts = new WeakMap<Database.Database, (json: string, expected: number) => number>();
+
+/**
+ * The fast path: every line of `text` in one INSERT ... SELECT over json_each, so SQLite parses and
+ * inserts in C with no per-row work in JavaScript. Lines were checked when written; if any line is
+ * damaged (not JSON, not a 9-field row, refused by the table) the savepoint is rolled back and the
+ * caller goes line by line. Returns the rows inserted, or undefined.
+ */
+function insertBulk(db: Database.Database, text: string): number | undefined {
+  let insert = bulkInserts.get(db);
+  if (!insert) {
+    const statement = db.prepare(
+      `INSERT INTO metrics_calls (server, tool, session, started_at, duration_ms, outcome, error_class, error_message, result_bytes)
+       SELECT value->>0, value->>1, value->>2, CAST(value->>3 AS INTEGER), value->>4, value->>5, value->>6, value->>7, value->>8
+       FROM json_each(?) WHERE json_type(value) = 'array' AND json_array_length(value) = 9`,
+    );
+    // Called inside the ingest transaction, this runs in a savepoint: a throw undoes only the bulk insert.
+    insert = db.transaction((json: string, expected: number) => {
+      const inserted = statement.run(json).changes;
+      if (inserted !== expected) throw new Error(`bulk insert took ${inserted} of ${expected} lines`);
+      return inserted;
+    });
+    bulkInserts.set(db, insert);
+  }
+  const lines = text.endsWith('\n') ? text.slice(0, -1) : text;
+  let expected = 1;
+  for (let at = lines.indexOf('\n'); at !== -1; at = lines.indexOf('\n', at + 1)) expected++;
+  try {
+    return insert(`[${lines.replaceAll('\n', ',')}]`, expected);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes a fully inserted journal file, then its offset (in that order: see ingestJournal). */
+export function removeJournal(db: Database.Database, dir: string, file: string): void {
+  try {
+    unlinkSync(path.join(dir, file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  new JournalMeta(db).forget(file);
+}
