@@ -1,11 +1,10 @@
 // Owns one SDK client connection to one downstream server for one capability profile: its life
-// (connect with retries and backoff, restart after a crash or failed health checks, a circuit
-// breaker that fails calls fast, a clean stop that leaves no process behind), raw request
-// forwarding, notifications, reverse requests, stderr capture and lenient listing. It never
-// validates or reshapes what the server returns.
+// (connect, retry on the schedule of retry-schedule.ts, restart after a crash or failed health
+// checks, a circuit breaker that fails calls fast, a clean stop that leaves no process behind), raw
+// request forwarding, notifications, reverse requests and lenient listing. It never validates or
+// reshapes what the server returns.
 import { EventEmitter } from 'node:events';
-import { createInterface } from 'node:readline';
-import { Client, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { Client, ProtocolError } from '@modelcontextprotocol/client';
 import { ServerBreaker } from './breaker.js';
 import type { JSONRPCRequest, ServerCapabilities, Implementation } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -13,8 +12,9 @@ import type { ServerConfig } from '../config/index.js';
 import { moduleLogger, type Logger } from '../logging/logger.js';
 import type { CapabilityProfile } from './profile.js';
 import { buildTransport } from './transport.js';
-import { serverTimeout, serverUnavailable } from './errors.js';
-import { backoffDelay } from './backoff.js';
+import { fromClientError, serverTimeout, serverUnavailable } from './errors.js';
+import { RetrySchedule } from './retry-schedule.js';
+import { StderrTail } from './stderr-tail.js';
 import { HealthMonitor } from './health.js';
 import { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
 
@@ -61,7 +61,6 @@ export interface ForwardOptions {
 export type { ListKind } from './listing.js';
 
 const ANY_RESULT = z.any();
-const STDERR_TAIL_LINES = 20;
 
 export class Connection extends EventEmitter {
   readonly key: string;
@@ -73,18 +72,15 @@ export class Connection extends EventEmitter {
   downSince: Date | undefined;
   /** Restarts after a crash, a failed health check or a hang. */
   restarts = 0;
-  /** When the next automatic reconnect attempt is due, if one is scheduled. */
-  nextRetryAt: Date | undefined;
   private lifecycle: ConnectionState = 'configured';
   private client: Client | undefined;
   private starting: Promise<void> | undefined;
-  private attempts = 0;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly retry: RetrySchedule;
   private health: HealthMonitor | undefined;
   private readonly breaker: ServerBreaker;
   private readonly resilience: ResilienceOptions;
   private pidOf: (() => number | null) | undefined;
-  private readonly stderrTail: string[] = [];
+  private readonly stderr = new StderrTail();
   private readonly progress = new ProgressRouter();
   private readonly log: Logger;
 
@@ -97,6 +93,7 @@ export class Connection extends EventEmitter {
     this.key = config.key;
     this.log = moduleLogger('servers', { server: config.key });
     this.resilience = options.resilience ?? DEFAULT_RESILIENCE;
+    this.retry = new RetrySchedule(this.resilience.retry);
     this.breaker = new ServerBreaker(this.key, this.resilience.breaker, this.log, () => this.emit('state', this.state));
   }
 
@@ -132,7 +129,7 @@ export class Connection extends EventEmitter {
       connectedAt: iso(this.connectedAt),
       lastSuccessAt: iso(this.lastSuccessAt),
       downSince: iso(this.downSince),
-      nextRetryAt: iso(this.nextRetryAt),
+      nextRetryAt: iso(this.retry.nextRetryAt),
       restarts: this.restarts,
       lastError: this.lastError ?? null,
       serverInfo: this.serverVersion ?? null,
@@ -141,7 +138,7 @@ export class Connection extends EventEmitter {
 
   /** The last lines the child wrote to stderr (stdio servers only), newest last. */
   get recentStderr(): readonly string[] {
-    return this.stderrTail;
+    return this.stderr.lines;
   }
 
   /**
@@ -152,7 +149,7 @@ export class Connection extends EventEmitter {
     if (this.client && this.lifecycle !== 'connecting') return Promise.resolve();
     if (this.lifecycle === 'stopped') return Promise.reject(serverUnavailable(this.key, 'it was stopped'));
     if (!this.starting) {
-      this.cancelRetry();
+      this.retry.cancel();
       this.starting = this.attempt().finally(() => {
         this.starting = undefined;
       });
@@ -165,7 +162,7 @@ export class Connection extends EventEmitter {
     try {
       await this.connect();
     } catch (error) {
-      this.attempts++;
+      this.retry.attempts++;
       this.downSince ??= new Date();
       if (this.lifecycle !== 'stopped') {
         this.setState('failed');
@@ -177,25 +174,9 @@ export class Connection extends EventEmitter {
 
   /** Schedules the next reconnect after a backoff, unless attempts are used up (then the next use retries). */
   private retryLater(): void {
-    const { maxAttempts } = this.resilience.retry;
-    if (this.attempts >= maxAttempts) {
-      this.log.warn({ attempts: this.attempts }, 'giving up reconnecting until the server is used again');
-      return;
+    if (!this.retry.schedule(() => this.start().catch(() => undefined))) {
+      this.log.warn({ attempts: this.retry.attempts }, 'giving up reconnecting until the server is used again');
     }
-    const delay = backoffDelay(this.attempts, this.resilience.retry);
-    this.nextRetryAt = new Date(Date.now() + delay);
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      this.nextRetryAt = undefined;
-      this.start().catch(() => undefined);
-    }, delay);
-    this.retryTimer.unref();
-  }
-
-  private cancelRetry(): void {
-    clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    this.nextRetryAt = undefined;
   }
 
   private async connect(): Promise<void> {
@@ -218,14 +199,14 @@ export class Connection extends EventEmitter {
       throw serverUnavailable(this.key, this.lastError!);
     }
     this.pidOf = built.pid;
-    if (built.stderr) this.captureStderr(built.stderr);
+    if (built.stderr) this.stderr.capture(built.stderr, this.log);
 
     const timeoutMs = this.resilience.connectTimeoutMs;
     try {
       await client.connect(built.transport, { timeout: timeoutMs });
       this.progress.attach(built.transport);
     } catch (error) {
-      const reason = describeConnectError(this.config, error, this.stderrTail, timeoutMs);
+      const reason = describeConnectError(this.config, error, this.stderr.lines, timeoutMs);
       this.noteFailure(reason);
       await this.closeClient(client, built.pid?.() ?? null);
       throw serverUnavailable(this.key, reason, { downSince: this.downSince ?? new Date() });
@@ -247,16 +228,6 @@ export class Connection extends EventEmitter {
     this.emit('up', reconnect);
   }
 
-  private captureStderr(stream: NodeJS.ReadableStream): void {
-    const lines = createInterface({ input: stream });
-    lines.on('line', (line) => {
-      this.stderrTail.push(line);
-      if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
-      this.log.info({ stream: 'stderr' }, line);
-    });
-    lines.on('error', () => undefined);
-  }
-
   private watchHealth(client: Client): void {
     if (this.config.ping === false) return;
     this.health = new HealthMonitor(client, this.resilience.healthCheck, {
@@ -274,7 +245,7 @@ export class Connection extends EventEmitter {
   /** The server answered something: it is up, and a past run of failures is forgiven. */
   private proveAlive(): void {
     this.lastSuccessAt = new Date();
-    this.attempts = 0;
+    this.retry.attempts = 0;
     if (this.lifecycle === 'degraded') this.setState('connected');
   }
 
@@ -299,14 +270,14 @@ export class Connection extends EventEmitter {
     this.client = undefined;
     this.health?.stop();
     if (this.lifecycle === 'stopped') return;
-    const tail = this.stderrTail.at(-1);
+    const tail = this.stderr.lines.at(-1);
     this.noteFailure(`connection closed${tail ? ` (last stderr: ${tail})` : ''}`);
     this.downSince = new Date();
     this.restarts++;
     const lived = Date.now() - (this.connectedAt?.getTime() ?? 0);
-    this.attempts = lived >= STABLE_AFTER_MS ? 0 : this.attempts + 1;
+    this.retry.attempts = lived >= STABLE_AFTER_MS ? 0 : this.retry.attempts + 1;
     this.emit('closed');
-    if (this.attempts === 0) {
+    if (this.retry.attempts === 0) {
       this.start().catch(() => undefined);
     } else {
       this.setState('failed');
@@ -393,7 +364,7 @@ export class Connection extends EventEmitter {
         throw serverTimeout(this.key, method, timeout);
       }
       if (error instanceof ProtocolError) this.proveAlive(); // it answered, with an error
-      throw this.translate(error, method, this.resilience.maxRequestMs);
+      throw fromClientError(this.key, error, method, this.resilience.maxRequestMs, { lastError: this.lastError, downSince: this.downSince });
     } finally {
       clearTimeout(idle);
       outer?.removeEventListener('abort', follow);
@@ -406,18 +377,6 @@ export class Connection extends EventEmitter {
     await this.client.notification({ method, params } as never).catch((error: Error) => {
       this.log.debug({ method, err: error.message }, 'notification not delivered');
     });
-  }
-
-  private translate(error: unknown, method: string, timeout: number): unknown {
-    if (error instanceof ProtocolError) return error;
-    if (error instanceof SdkError) {
-      if (error.code === SdkErrorCode.RequestTimeout) return serverTimeout(this.key, method, timeout);
-      if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
-        return serverUnavailable(this.key, this.lastError ?? 'the connection closed during the request', { downSince: this.downSince });
-      }
-    }
-    if (error instanceof Error && error.name === 'AbortError') return error;
-    return serverUnavailable(this.key, (error as Error)?.message ?? String(error));
   }
 
   /** Whether the server advertised what a list needs. */
@@ -435,7 +394,7 @@ export class Connection extends EventEmitter {
   /** Stops for good: no more retries or health checks, and no process of the server left running. */
   async stop(): Promise<void> {
     this.setState('stopped');
-    this.cancelRetry();
+    this.retry.cancel();
     this.health?.stop();
     const client = this.client;
     const pid = this.pid;

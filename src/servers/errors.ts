@@ -1,5 +1,8 @@
 // Owns the typed errors the gateway raises about downstream servers. Each carries the server key,
 // what happened and what to do next, in the message and in structured `data` for clients.
+// The client package has its own error classes (not the server package's): errors coming back from a
+// downstream server are checked against those.
+import { ProtocolError as ClientProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { ProtocolError } from '@modelcontextprotocol/server';
 
 // Codes from the JSON-RPC implementation-defined range that MCP leaves free: -32001 is the
@@ -47,4 +50,21 @@ export function serverTimeout(serverKey: string, method: string, timeoutMs: numb
 /** Failures that say the server (not the request) is in trouble: they count toward its circuit breaker. */
 export function isServerFault(error: unknown): boolean {
   return error instanceof ProtocolError && (error.code === SERVER_UNAVAILABLE || error.code === SERVER_TIMEOUT);
+}
+
+/**
+ * What a failed forwarded request becomes: the server's own error as is, an abort as is, and
+ * everything the SDK client raises (timeout, closed connection, transport failure) as SERVER_TIMEOUT
+ * or SERVER_UNAVAILABLE naming the server.
+ */
+export function fromClientError(serverKey: string, error: unknown, method: string, timeoutMs: number, down: { lastError?: string; downSince?: Date }): unknown {
+  if (error instanceof ClientProtocolError) return error;
+  if (error instanceof SdkError) {
+    if (error.code === SdkErrorCode.RequestTimeout) return serverTimeout(serverKey, method, timeoutMs);
+    if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
+      return serverUnavailable(serverKey, down.lastError ?? 'the connection closed during the request', { downSince: down.downSince });
+    }
+  }
+  if (error instanceof Error && error.name === 'AbortError') return error;
+  return serverUnavailable(serverKey, (error as Error)?.message ?? String(error));
 }
