@@ -37,6 +37,7 @@ const USAGE = `usage: npm run bench -- [options]
   --recording-calls N     sequential calls per block (default 400; --rounds sets the rounds, default 16)
   --recording-pairs N     (on, off) pairs of blocks per round (default 10)
   --recording-processes N gateway processes per variant (default 2)
+  --recording-aa          A/A calibration: both variants record nothing (what the statistics show for no cost)
   --help`;
 
 const T0 = performance.now();
@@ -58,6 +59,7 @@ function parse() {
         'profile-calls': { type: 'string' },
         startup: { type: 'boolean' },
         recording: { type: 'boolean' },
+        'recording-aa': { type: 'boolean' },
         'recording-calls': { type: 'string' },
         'recording-processes': { type: 'string' },
         'recording-pairs': { type: 'string' },
@@ -176,6 +178,7 @@ async function main() {
         warmup: 8000,
         microOps: 20_000,
         json: options.json,
+        aa: Boolean(options['recording-aa']),
       });
       return;
     }

@@ -40,6 +40,7 @@ const CLOCK_TICKS_PER_S = 100;
  * @property {number} warmup calls per process before the first round
  * @property {number} microOps operations per micro-benchmark
  * @property {string} [json] also write the results here
+ * @property {boolean} [aa] A/A calibration: the "on" gateways record nothing either
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -159,6 +160,7 @@ async function microBench({ tmp, root, ops }) {
     };
     return {
       ...results,
+      journal: { mode: journaled.metrics.mode, write_reason: journaled.metrics.writeReason ?? null },
       pragmas: {
         journal_mode: store.db.pragma('journal_mode', { simple: true }),
         synchronous: store.db.pragma('synchronous', { simple: true }),
@@ -184,11 +186,11 @@ async function microBench({ tmp, root, ops }) {
  * @typedef {{round: number, pair: number, variant: 'on' | 'off', index: number, calls: number, wall_ms: number, cpu_ns: number | null, cpu_stat_ms: number}} Sample
  */
 
-/** @param {string} tmp @param {'on' | 'off'} variant @param {number} index @param {string} main */
-async function startGateway(tmp, variant, index, main) {
+/** @param {string} tmp @param {'on' | 'off'} variant @param {number} index @param {string} main @param {boolean} aa both variants record nothing (A/A calibration) */
+async function startGateway(tmp, variant, index, main, aa) {
   const config = path.join(tmp, `recording-${variant}.mcp.json`);
   const echo = { command: NODE, args: [ECHO_SERVER, '--stdio'] };
-  writeFileSync(config, JSON.stringify({ mcpServers: { echo }, ...(variant === 'off' && { switchboard: { recordCalls: false } }) }));
+  writeFileSync(config, JSON.stringify({ mcpServers: { echo }, ...((variant === 'off' || aa) && { switchboard: { recordCalls: false } }) }));
   const dataDir = path.join(tmp, `recording-data-${variant}-${index}`);
   const args = [main, 'serve', '--log-level', 'warn', '--data-dir', dataDir, '--stdio', '--config', config];
   const { session } = await openSession({ kind: 'stdio', command: NODE, args });
@@ -332,13 +334,13 @@ function summarize(samples, rounds) {
 
 /**
  * @param {'on' | 'off'} variant @param {number} processes
- * @param {{tmp: string, main: string, gateways: Gw[]}} ctx
+ * @param {{tmp: string, main: string, gateways: Gw[], aa: boolean}} ctx
  */
-async function startVariant(variant, processes, { tmp, main, gateways }) {
+async function startVariant(variant, processes, { tmp, main, gateways, aa }) {
   /** @type {Gw[]} */
   const started = [];
   for (let i = 0; i < processes; i++) {
-    const gw = await startGateway(tmp, variant, i, main);
+    const gw = await startGateway(tmp, variant, i, main, aa);
     gateways.push(gw);
     started.push(gw);
   }
@@ -359,7 +361,7 @@ function renderMicro(micro) {
     ['prom-client `observeCall`', micro.prometheus_observe],
     ['SQLite insert (`MetricsRepository.recordCall`, with validation)', micro.sqlite_insert],
     ['`Gateway.recordCall`, recording on, direct insert (record built as forward.ts does)', micro.record_path_on],
-    ['call journal append (`serve`: one `write(2)`; the worker inserts)', micro.journal_append],
+    [`call journal append (\`serve\`: ${micro.journal.mode === 'mmap' ? 'a copy into the mapped file' : 'one `write(2)`'}; the worker inserts)`, micro.journal_append],
     ['`Gateway.recordCall`, recording on, as `serve` records (journal)', micro.record_path_on_journaled],
     ['`Gateway.recordCall`, recording off (Prometheus only)', micro.record_path_off],
   ];
@@ -404,7 +406,7 @@ function verdict(costPct, ci) {
 // ---------------------------------------------------------------------------------------------
 
 /** @param {RecordingOptions} options */
-export async function recordingBench({ tmp, gateway, progress, rounds, calls, pairs, processes, warmup, microOps, json }) {
+export async function recordingBench({ tmp, gateway, progress, rounds, calls, pairs, processes, warmup, microOps, json, aa = false }) {
   const machine = machineInfo();
   const loadBefore = loadAverage();
   const startedAt = new Date();
@@ -417,7 +419,7 @@ export async function recordingBench({ tmp, gateway, progress, rounds, calls, pa
   const samples = [];
   const loadDuring = [];
   try {
-    const ctx = { tmp, main: gateway.main, gateways };
+    const ctx = { tmp, main: gateway.main, gateways, aa };
     progress(`starting ${processes} gateway(s) with recording on and ${processes} with it off`);
     const on = await startVariant('on', processes, ctx);
     const off = await startVariant('off', processes, ctx);
@@ -437,12 +439,16 @@ export async function recordingBench({ tmp, gateway, progress, rounds, calls, pa
   const loadAfter = loadAverage();
   const revision = gitRevision();
   const text = [
-    `## Cost of recording calls (${startedAt.toISOString()})`,
+    `## Cost of recording calls (${startedAt.toISOString()})${aa ? ': A/A calibration' : ''}`,
     '',
+    ...(aa ? ['**A/A calibration: the "on" gateways record nothing either** (`recordCalls: false` on both sides), so every cost below is the statistics\' own noise and bias.', ''] : []),
     `Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}. Load average ${loadBefore.join(' / ')} before, ${loadAfter.join(' / ')} after ` +
       `(1-minute figure during the rounds: ${fmt(quantile(loadDuring, 0), 2)} to ${fmt(quantile(loadDuring, 1), 2)}).`,
     `Gateway built from ${revision.commit ?? 'an unknown commit'}${gateway.revision.src_dirty ? ' with uncommitted changes in src/' : ''}; ` +
       `pragmas journal_mode=${micro.pragmas.journal_mode}, synchronous=${micro.pragmas.synchronous} (1 = NORMAL), wal_autocheckpoint=${micro.pragmas.wal_autocheckpoint}.`,
+    micro.journal.mode === 'mmap'
+      ? 'Call journal: memory-mapped (the native addon is built; each call is a copy into shared file pages).'
+      : `Call journal: one write(2) per call, because ${micro.journal.write_reason} (the cost below is not what a build with the native addon pays).`,
     `End to end: ${processes} gateway process(es) per variant, each ${warmup} warm-up calls, then ${rounds} rounds; a round is ${pairs} adjacent (on, off) pairs of ` +
       `${calls} sequential calls each, the order inside a pair alternating (${rounds * pairs * calls * 2} measured calls in all).`,
     '',

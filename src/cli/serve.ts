@@ -9,6 +9,7 @@ import { startHttpFace } from '../http/server.js';
 import { gatewayFor, loadContext, openStore, type CommonOptions } from './context.js';
 import { createMetricsRegistry } from '../metrics/prometheus.js';
 import { UsageError } from './inventory.js';
+import { JournaledMetricsRepository } from '../store/index.js';
 import type { SwitchboardSettings } from '../config/index.js';
 
 export interface ServeOptions extends CommonOptions {
@@ -29,8 +30,12 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const { config, log, dataDir } = await loadContext(options, 'info');
   const mode = options.mode ?? config.settings.mode;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.
-  const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message) } });
+  const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message), onWarning: (message) => log.warn(message) } });
   for (const warning of store.warnings) log.warn(warning);
+  if (store.metrics instanceof JournaledMetricsRepository) {
+    const journal = store.metrics;
+    log.debug({ mode: journal.mode, ...(journal.writeReason && { reason: journal.writeReason }) }, 'call journal');
+  }
   if (options.toolset && !store.toolsets.get(options.toolset)) {
     const known = store.toolsets.list().map((t) => t.name).join(', ') || 'none';
     store.close();

@@ -1,20 +1,24 @@
 // Owns the call journal: the cheap durable write on the hot path of a serving gateway. Each recorded
-// call is one line appended (a single write(2)) to a per-process file under <dataDir>/call-journal/
-// before the client gets its answer, so a kill -9 right after the answer loses nothing. The lines are
+// call is one line appended to a per-process file under <dataDir>/call-journal/ before the client
+// gets its answer (copied into a memory-mapped file, or one write(2) where the native addon is
+// missing: journal-sinks.ts), so a kill -9 right after the answer loses nothing. The lines are
 // inserted into SQLite in batches by a worker thread (or a timer) a few times a second, and before any
 // read through this repository. The byte offset that is in the database is committed in the same
 // transaction as the rows, so neither a crash nor two inserters racing ever count a call twice.
 // Journals of processes that died are recovered by whoever opens the store next. Reading files back
 // and inserting them is journal-ingest.ts.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, futimesSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { existsSync, futimesSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { describeError } from './errors.js';
 import { FILE_NAME, JournalMeta, ingestJournal, ingestWriterJournals, isFullyInserted, journalFilesOf, removeJournal } from './journal-ingest.js';
+import { journalMapping, type JournalMapper } from './journal-mmap.js';
+import { AppendSink, MappedSink, type JournalSink } from './journal-sinks.js';
 import { startIngestWorker } from './journal-worker-host.js';
-import { MAX_ERROR_MESSAGE, checkCall, type MetricsRepository } from './metrics-repository.js';
+import { LineEncoder } from './journal-line.js';
+import { checkCall, type MetricsRepository } from './metrics-repository.js';
 import type { CallRecord, MetricsFilter, ResetResult, RollupResult, ToolStats, ToolStatsQuery } from './types.js';
 
 export const JOURNAL_DIR = 'call-journal';
@@ -37,20 +41,16 @@ function fnvHex(text: string): string {
 export interface CallJournalOptions {
   /** Journaled calls are inserted at least this often (default 200 ms). */
   flushEveryMs?: number;
-  /** A journal file is replaced by a fresh one once it is this big and fully inserted (default 4 MiB). */
+  /** A journal file is replaced by a fresh one once it is this big (default 4 MiB; a mapped file is created this big). */
   rotateBytes?: number;
+  /** Append by copying into a memory-mapped file when the native addon is there (default true); false: write(2). */
+  mapped?: boolean;
   /** Insert on a worker thread with its own connection (default: a timer on the calling thread). */
   worker?: boolean;
   /** Told when journaled calls could not be inserted (they stay in the journal and are retried). */
   onError: (message: string) => void;
-}
-
-/** Encodes a call as one line; fields in a fixed order, absent ones null. */
-function encode(call: CallRecord): string {
-  const message = call.errorMessage;
-  const stored = message !== undefined && message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…` : message;
-  const row = [call.server, call.tool, call.session ?? null, Math.trunc(call.startedAt), call.durationMs, call.outcome, call.errorClass ?? null, stored ?? null, call.resultBytes ?? null];
-  return `${JSON.stringify(row)}\n`;
+  /** Told when the journal works in a slower way than it could (no memory mapping); default onError. */
+  onWarning?: (message: string) => void;
 }
 
 /** Journal files this process is writing right now (never recovered, even by a second store in this process). */
@@ -131,10 +131,17 @@ export class JournaledMetricsRepository implements MetricsRepository {
   private readonly prefix = `${process.pid}-${HOST_TAG}-${this.started}-${randomBytes(3).toString('hex')}-`;
   private readonly heartbeat: NodeJS.Timeout;
   private ingester: { stop(): void };
+  /** [sequence of the file being written, its bytes of lines]: how far inserters on other threads may read it. */
+  private readonly published = new Int32Array(new SharedArrayBuffer(8));
+  private mapper: JournalMapper | undefined;
+  /** How lines are appended: 'mmap' (copied into a mapped file) or 'write' (one write(2) each). */
+  mode: 'mmap' | 'write' = 'write';
+  /** Why the journal appends with write(2), when it does. */
+  writeReason: string | undefined;
+  private readonly encoder = new LineEncoder();
   private sequence = 0;
   private file = '';
-  private fd = -1;
-  private written = 0;
+  private sink: JournalSink | undefined;
   private closed = false;
 
   constructor(
@@ -147,16 +154,19 @@ export class JournaledMetricsRepository implements MetricsRepository {
     this.dir = path.join(dataDir, JOURNAL_DIR);
     this.rotateBytes = options.rotateBytes ?? 4 * 1024 * 1024;
     mkdirSync(this.dir, { recursive: true });
+    const mapping = options.mapped === false ? { reason: 'asked for write(2) (mapped: false)' } : journalMapping();
+    this.mapper = mapping.mapper;
+    if (!mapping.mapper) this.writeReason = mapping.reason;
     this.open();
     const everyMs = options.flushEveryMs ?? 200;
     const onWorkerGone = () => {
       if (!this.closed) this.ingester = this.timer(everyMs); // keep inserting, on this thread now
     };
-    this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs }, options.onError, onWorkerGone)) || this.timer(everyMs);
+    this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs, published: this.published }, options.onError, onWorkerGone)) || this.timer(everyMs);
     this.heartbeat = setInterval(() => {
       try {
         const now = new Date();
-        futimesSync(this.fd, now, now);
+        if (this.sink) futimesSync(this.sink.fd, now, now);
       } catch (error) {
         options.onError(`call journal heartbeat: ${describeError(error)}`);
       }
@@ -170,39 +180,52 @@ export class JournaledMetricsRepository implements MetricsRepository {
     return { stop: () => clearInterval(timer) };
   }
 
+  /** Starts the next journal file (mapped when the addon works; a mapping that fails once is not tried again). */
   private open(): void {
-    this.file = `${this.prefix}${this.sequence++}.jsonl`;
-    this.fd = openSync(path.join(this.dir, this.file), 'a');
-    this.written = 0;
-    LIVE_FILES.add(this.file);
+    const sequence = this.sequence++;
+    const file = `${this.prefix}${sequence}.jsonl`;
+    const full = path.join(this.dir, file);
+    let sink: JournalSink | undefined;
+    if (this.mapper) {
+      try {
+        sink = new MappedSink(full, this.rotateBytes, this.mapper);
+        this.mode = 'mmap';
+      } catch (error) {
+        this.mapper = undefined;
+        this.writeReason = `mapping ${full} failed: ${describeError(error)}`;
+        (this.options.onWarning ?? this.options.onError)(`call journal: ${this.writeReason}; appending with write(2) from now on`);
+      }
+    }
+    if (!sink) {
+      sink = new AppendSink(full, this.rotateBytes);
+      this.mode = 'write';
+    }
+    this.file = file;
+    this.sink = sink;
+    LIVE_FILES.add(file);
+    // The sequence first: a reader that sees the new file's byte count also sees the old file complete.
+    Atomics.store(this.published, 0, sequence);
+    Atomics.store(this.published, 1, 0);
   }
 
   recordCall(call: CallRecord): number {
     if (this.closed) return this.inner.recordCall(call);
     checkCall(call);
-    const line = encode(call);
-    const wrote = writeSync(this.fd, line); // a string: no Buffer made here (the cold path of a call is what this costs)
-    if (wrote !== line.length && wrote !== Buffer.byteLength(line)) this.finishWrite(line, wrote);
-    this.written += line.length; // UTF-16 units: close enough to bytes for deciding when to rotate
-    if (this.written >= this.rotateBytes) this.rotate();
+    const line = this.encoder.encode(call);
+    if (!this.sink?.fits(line)) this.rotate();
+    const sink = this.sink!;
+    sink.append(line);
+    // Publishing the byte count orders the copy before it for inserters on other threads (weakly
+    // ordered CPUs could otherwise show them a line's newline before its other bytes).
+    Atomics.store(this.published, 1, sink.bytes);
     return 0;
-  }
-
-  /** A short write (a full disk, a signal): write the rest, or fail the call's recording loudly. */
-  private finishWrite(line: string, wrote: number): void {
-    const bytes = Buffer.from(line);
-    for (let at = wrote; at < bytes.length; ) {
-      const n = writeSync(this.fd, bytes, at);
-      if (n <= 0) throw new Error(`call journal: could not write to ${path.join(this.dir, this.file)}`);
-      at += n;
-    }
   }
 
   /** Inserts what this writer's journal files hold beyond their committed offsets, now, on this thread; returns how many calls (-1: failed). */
   flush(): number {
     if (!this.db.open || this.closed) return 0;
     try {
-      return ingestWriterJournals(this.db, this.inner, this.dir, this.prefix);
+      return ingestWriterJournals(this.db, this.inner, this.dir, this.prefix, this.published);
     } catch (error) {
       this.options.onError(`could not insert journaled calls: ${describeError(error)} (they stay in ${this.dir} and are tried again)`);
       return -1;
@@ -215,10 +238,13 @@ export class JournaledMetricsRepository implements MetricsRepository {
    * close) removes it once it is fully inserted.
    */
   private rotate(): void {
-    const old = this.fd;
-    LIVE_FILES.delete(this.file);
+    const old = this.sink;
+    if (old) {
+      this.sink = undefined;
+      LIVE_FILES.delete(this.file);
+      old.close(); // complete (a mapped file cut to its lines) before the next file exists
+    }
     this.open();
-    closeSync(old);
   }
 
   toolStats(query?: ToolStatsQuery): ToolStats[] {
@@ -243,7 +269,12 @@ export class JournaledMetricsRepository implements MetricsRepository {
     clearInterval(this.heartbeat);
     const inserted = this.flush() >= 0;
     this.closed = true;
-    closeSync(this.fd);
+    try {
+      this.sink?.close();
+    } catch (error) {
+      this.options.onError(`could not close the call journal ${path.join(this.dir, this.file)}: ${describeError(error)} (it is recovered at the next start)`);
+    }
+    this.sink = undefined;
     LIVE_FILES.delete(this.file);
     if (!inserted) return; // left for recovery at the next open
     try {

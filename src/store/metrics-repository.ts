@@ -55,6 +55,11 @@ const OUTCOMES = new Set<string>(CALL_OUTCOMES);
 type Params = Record<string, string | number | null>;
 
 /** Throws StoreError invalid_input unless `call` can be recorded (the message names the field). */
+/** An error message as stored: cut to MAX_ERROR_MESSAGE characters. */
+export function storedMessage(message: string | undefined): string | undefined {
+  return message !== undefined && message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…` : message;
+}
+
 export function checkCall(call: CallRecord): void {
   if (!OUTCOMES.has(call.outcome)) {
     const got = JSON.stringify(call.outcome);
@@ -89,9 +94,6 @@ export class SqliteMetricsRepository implements MetricsRepository {
 
   recordCall(call: CallRecord): number {
     checkCall(call);
-    const message = call.errorMessage;
-    const tooLong = message !== undefined && message.length > MAX_ERROR_MESSAGE;
-    const storedMessage = tooLong ? `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…` : message;
     const info = this.insert.run(
       call.server,
       call.tool,
@@ -100,7 +102,7 @@ export class SqliteMetricsRepository implements MetricsRepository {
       call.durationMs,
       call.outcome,
       call.errorClass ?? null,
-      storedMessage ?? null,
+      storedMessage(call.errorMessage) ?? null,
       call.resultBytes ?? null,
     );
     return Number(info.lastInsertRowid);

@@ -106,11 +106,11 @@ export function dataDirFor(config: string): string[] {
   return ['--data-dir', path.join(path.dirname(config), 'data')];
 }
 
-export async function startHttpGateway(config: string, extraArgs: string[] = []): Promise<RunningGateway> {
+export async function startHttpGateway(config: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<RunningGateway> {
   const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', '--config', config, ...dataDirFor(config), '--log-level', 'debug', ...extraArgs], {
     cwd: REPO,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   const log = collect(child.stderr);
   // The "listening" log line, or (at log levels above info) the banner printed for people.

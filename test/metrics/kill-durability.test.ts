@@ -1,19 +1,22 @@
 // Call metrics survive a kill -9 of the gateway: a real HTTP gateway in front of fault-server.ts answers
 // a stream of sequential calls, is SIGKILLed while calls are still being made, and afterwards the store
-// holds every call the client got an answer for (and at most the one that was in flight on top).
+// holds every call the client got an answer for (and at most the one that was in flight on top), with
+// the call journal memory-mapped (the native addon) and appended with write(2).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/index.js';
+import { journalMapping } from '../../src/store/journal-mmap.js';
 import { connectHttp, dataDirFor, descendants, fixtureServer, isAlive, startHttpGateway, waitFor, writeConfig } from '../helpers/gateway.js';
 
 const ANSWERS_BEFORE_KILL = 150;
 
-describe('metrics durability', () => {
-  it('keeps every answered call when the gateway is SIGKILLed mid-burst', async () => {
+describe.each(['mmap', 'write'] as const)('metrics durability (call journal: %s)', (mode) => {
+  it.skipIf(mode === 'mmap' && !journalMapping().mapper)('keeps every answered call when the gateway is SIGKILLed mid-burst', async () => {
     const config = await writeConfig({ fault: fixtureServer('fault-server.ts') });
     const dataDir = dataDirFor(config)[1]!;
-    const gateway = await startHttpGateway(config);
+    const gateway = await startHttpGateway(config, [], { SWITCHBOARD_CALL_JOURNAL: mode });
+    expect(gateway.log.records().find((r) => r.msg === 'call journal')).toMatchObject({ mode });
     const gatewayPid = gateway.child.pid!;
     const exit = new Promise<NodeJS.Signals | null>((resolve) => gateway.child.once('exit', (_code, signal) => resolve(signal)));
     const user = await connectHttp(gateway.url);

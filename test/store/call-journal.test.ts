@@ -1,11 +1,15 @@
 // The call journal with real files, real SQLite and real processes killed with SIGKILL: every
 // journaled call reaches the database exactly once (after a clean close, after a kill before or after
 // a batch insert, after rotation), journals of live processes are left alone, and bad lines are skipped.
+// Every case runs twice: appending into memory-mapped files (the native addon) and with write(2).
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOST_TAG, JOURNAL_DIR, JournaledMetricsRepository, type Store } from '../../src/store/index.js';
+import { HOST_TAG, JOURNAL_DIR, JournaledMetricsRepository, type CallJournalOptions, type Store } from '../../src/store/index.js';
+import { ingestWriterJournals } from '../../src/store/journal-ingest.js';
+import { journalMapping } from '../../src/store/journal-mmap.js';
+import { SqliteMetricsRepository } from '../../src/store/metrics-repository.js';
 import { REPO, TSX_IMPORT, waitFor } from '../helpers/gateway.js';
 import { tempStores } from './helpers.js';
 
@@ -17,9 +21,12 @@ const journalFiles = (dir: string) => (existsSync(path.join(dir, JOURNAL_DIR)) ?
 const rows = (store: Store) => (store.db.prepare('SELECT COUNT(*) AS n FROM metrics_calls').get() as { n: number }).n;
 const metaKeys = (store: Store) => store.db.prepare("SELECT key FROM store_meta WHERE key LIKE 'call-journal:%'").pluck().all();
 
+type Mode = 'mmap' | 'write';
+
 /** Runs the journal writer; resolves once it printed "ready" (and, unless it waits, died). */
-function writer(dataDir: string, flushed: number, unflushed: number, wait = false): Promise<{ pid: number; exited: Promise<void> }> {
-  const child = spawn(process.execPath, [...TSX_IMPORT, path.join(REPO, 'test/fixtures/journal-writer.ts'), dataDir, String(flushed), String(unflushed), ...(wait ? ['wait'] : [])], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+function writer(mode: Mode, dataDir: string, flushed: number, unflushed: number, wait = false): Promise<{ pid: number; exited: Promise<void> }> {
+  const env = { ...process.env, SWITCHBOARD_CALL_JOURNAL: mode };
+  const child = spawn(process.execPath, [...TSX_IMPORT, path.join(REPO, 'test/fixtures/journal-writer.ts'), dataDir, String(flushed), String(unflushed), ...(wait ? ['wait'] : [])], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
@@ -31,11 +38,22 @@ function writer(dataDir: string, flushed: number, unflushed: number, wait = fals
   });
 }
 
-describe('call journal', () => {
-  it('journals calls, shows them to readers at once and leaves nothing behind on close', () => {
+describe('the call journal addon', () => {
+  it.runIf(process.platform === 'linux')('is built and loads on Linux (npm install builds it)', () => {
+    const mapping = journalMapping();
+    expect(mapping.mapper ? 'loaded' : mapping.reason).toBe('loaded');
+  });
+});
+
+describe.each(['mmap', 'write'] as const)('call journal (%s)', (mode) => {
+  const journal = (options: Partial<CallJournalOptions> = {}): CallJournalOptions => ({ flushEveryMs: 3_600_000, onError: (m) => { throw new Error(m); }, ...options, mapped: mode === 'mmap' });
+  const skip = mode === 'mmap' && !journalMapping().mapper;
+
+  it.skipIf(skip)('journals calls, shows them to readers at once and leaves nothing behind on close', () => {
     const dir = stores.dir();
-    const store = stores.open({ callJournal: { flushEveryMs: 3_600_000, onError: (m) => { throw new Error(m); } } }, dir);
+    const store = stores.open({ callJournal: journal() }, dir);
     expect(store.metrics).toBeInstanceOf(JournaledMetricsRepository);
+    expect((store.metrics as JournaledMetricsRepository).mode).toBe(mode);
     for (let i = 0; i < 5; i++) expect(store.metrics.recordCall(call(i))).toBe(0);
     expect(rows(store)).toBe(0); // in the journal only
     expect(journalFiles(dir)).toHaveLength(1);
@@ -48,11 +66,16 @@ describe('call journal', () => {
     expect(metaKeys(again)).toEqual([]);
   });
 
-  it('recovers every call of a killed process exactly once, whether or not a batch was inserted before the kill', async () => {
+  it.skipIf(skip)('recovers every call of a killed process exactly once, whether or not a batch was inserted before the kill', async () => {
     const dir = stores.dir();
     stores.open({}, dir).close(); // migrated before the writer starts
-    await writer(dir, 60, 40);
+    await writer(mode, dir, 60, 40);
     expect(journalFiles(dir)).toHaveLength(1);
+    const left = path.join(dir, JOURNAL_DIR, journalFiles(dir)[0]!);
+    // A mapped file is left at its full reserved size, zero after the last line; a plain one ends there.
+    const text = readFileSync(left, 'utf8');
+    if (mode === 'mmap') expect(statSync(left).size).toBe(4 * 1024 * 1024);
+    expect(text.replace(/\0+$/, '').split('\n')).toHaveLength(101);
     const store = stores.open({}, dir);
     expect(rows(store)).toBe(100);
     expect(store.db.prepare('SELECT COUNT(DISTINCT result_bytes) AS n FROM metrics_calls').get()).toEqual({ n: 100 });
@@ -60,10 +83,10 @@ describe('call journal', () => {
     expect(metaKeys(store)).toEqual([]);
   }, 30_000);
 
-  it('leaves the journal of a live process alone and recovers it once the process is gone', async () => {
+  it.skipIf(skip)('leaves the journal of a live process alone and recovers it once the process is gone', async () => {
     const dir = stores.dir();
     stores.open({}, dir).close();
-    const live = await writer(dir, 10, 5, true);
+    const live = await writer(mode, dir, 10, 5, true);
     try {
       const store = stores.open({}, dir);
       expect(rows(store)).toBe(10); // its inserted batch, not its pending lines
@@ -78,41 +101,45 @@ describe('call journal', () => {
     expect(journalFiles(dir)).toEqual([]);
   }, 30_000);
 
-  it('skips damaged lines and a torn last line, and forgets offsets of files already gone', () => {
-    const dir = stores.dir();
-    const first = stores.open({}, dir);
-    first.db.prepare(`INSERT INTO store_meta (key, value) VALUES ('call-journal:1-${HOST_TAG}-1-000000-0.jsonl', '10')`).run();
-    first.close();
-    mkdirSync(path.join(dir, JOURNAL_DIR), { recursive: true });
-    const file = path.join(dir, JOURNAL_DIR, `999999999-${HOST_TAG}-1-abcdef-0.jsonl`); // a pid that cannot exist
-    writeFileSync(file, `${JSON.stringify(['fs', 'read', null, 1, 2, 'ok', null, null, null])}\nnot json\n["too","short"]\n`);
-    appendFileSync(file, JSON.stringify(['fs', 'read', null, 3, 4, 'ok', null, null, null]).slice(0, 12));
-    const store = stores.open({}, dir);
-    expect(rows(store)).toBe(1);
-    expect(journalFiles(dir)).toEqual([]);
-    expect(metaKeys(store)).toEqual([]);
-    expect(store.warnings).toEqual([]);
-  });
+  if (mode === 'write') {
+    it('skips damaged lines and a torn last line, and forgets offsets of files already gone', () => {
+      const dir = stores.dir();
+      const first = stores.open({}, dir);
+      first.db.prepare(`INSERT INTO store_meta (key, value) VALUES ('call-journal:1-${HOST_TAG}-1-000000-0.jsonl', '10')`).run();
+      first.close();
+      mkdirSync(path.join(dir, JOURNAL_DIR), { recursive: true });
+      const file = path.join(dir, JOURNAL_DIR, `999999999-${HOST_TAG}-1-abcdef-0.jsonl`); // a pid that cannot exist
+      writeFileSync(file, `${JSON.stringify(['fs', 'read', null, 1, 2, 'ok', null, null, null])}\nnot json\n["too","short"]\n`);
+      appendFileSync(file, JSON.stringify(['fs', 'read', null, 3, 4, 'ok', null, null, null]).slice(0, 12));
+      const store = stores.open({}, dir);
+      expect(rows(store)).toBe(1);
+      expect(journalFiles(dir)).toEqual([]);
+      expect(metaKeys(store)).toEqual([]);
+      expect(store.warnings).toEqual([]);
+    });
+  }
 
-  it('leaves a journal of another host alone while its heartbeat is fresh, and recovers it once stale', () => {
-    const dir = stores.dir();
-    stores.open({}, dir).close();
-    const other = HOST_TAG === '00000000' ? '11111111' : '00000000';
-    mkdirSync(path.join(dir, JOURNAL_DIR), { recursive: true });
-    const file = path.join(dir, JOURNAL_DIR, `${process.pid}-${other}-1-abcdef-0.jsonl`); // its pid means nothing here
-    writeFileSync(file, `${JSON.stringify(['fs', 'read', null, 1, 2, 'ok', null, null, null])}\n`);
-    expect(rows(stores.open({}, dir))).toBe(0);
-    expect(journalFiles(dir)).toHaveLength(1);
-    const old = new Date(Date.now() - 11 * 60_000);
-    utimesSync(file, old, old);
-    expect(rows(stores.open({}, dir))).toBe(1);
-    expect(journalFiles(dir)).toEqual([]);
-  });
+  if (mode === 'write') {
+    it('leaves a journal of another host alone while its heartbeat is fresh, and recovers it once stale', () => {
+      const dir = stores.dir();
+      stores.open({}, dir).close();
+      const other = HOST_TAG === '00000000' ? '11111111' : '00000000';
+      mkdirSync(path.join(dir, JOURNAL_DIR), { recursive: true });
+      const file = path.join(dir, JOURNAL_DIR, `${process.pid}-${other}-1-abcdef-0.jsonl`); // its pid means nothing here
+      writeFileSync(file, `${JSON.stringify(['fs', 'read', null, 1, 2, 'ok', null, null, null])}\n`);
+      expect(rows(stores.open({}, dir))).toBe(0);
+      expect(journalFiles(dir)).toHaveLength(1);
+      const old = new Date(Date.now() - 11 * 60_000);
+      utimesSync(file, old, old);
+      expect(rows(stores.open({}, dir))).toBe(1);
+      expect(journalFiles(dir)).toEqual([]);
+    });
+  }
 
-  it('inserts on a worker thread with its own connection, without any read asking for it', async () => {
+  it.skipIf(skip)('inserts on a worker thread with its own connection, without any read asking for it', async () => {
     const dir = stores.dir();
     const errors: string[] = [];
-    const store = stores.open({ callJournal: { worker: true, flushEveryMs: 50, rotateBytes: 1000, onError: (m) => errors.push(m) } }, dir);
+    const store = stores.open({ callJournal: journal({ worker: true, flushEveryMs: 50, rotateBytes: 1000, onError: (m) => errors.push(m) }) }, dir);
     for (let i = 0; i < 50; i++) store.metrics.recordCall(call(i));
     expect(journalFiles(dir).length).toBeGreaterThan(1); // rotated
     // A COUNT does not flush: the worker inserted them, and removed the files the writer moved on from.
@@ -124,16 +151,81 @@ describe('call journal', () => {
     expect(rows(stores.open({}, dir))).toBe(60);
   }, 30_000);
 
-  it('rotates to a fresh file once the current one is big, and removes old files once inserted', () => {
+  it.skipIf(skip)('rotates to a fresh file once the current one is big, and removes old files once inserted', () => {
     const dir = stores.dir();
-    const store = stores.open({ callJournal: { flushEveryMs: 3_600_000, rotateBytes: 500, onError: () => undefined } }, dir);
+    const store = stores.open({ callJournal: journal({ rotateBytes: 500 }) }, dir);
     for (let i = 0; i < 95; i++) store.metrics.recordCall(call(i));
     expect(rows(store)).toBe(0); // rotating inserts nothing on the caller's path
     expect(journalFiles(dir).length).toBeGreaterThan(2);
+    // Files the writer moved on from hold exactly their lines (a mapped one is cut to them).
+    const [first] = journalFiles(dir).sort();
+    expect(readFileSync(path.join(dir, JOURNAL_DIR, first!), 'utf8')).toMatch(/^(\[[^\n]*\]\n)+$/);
     expect(store.metrics.toolStats()[0]!.calls).toBe(95);
     expect(journalFiles(dir)).toHaveLength(1); // the files written before the current one are gone
     expect(journalFiles(dir)[0]).not.toMatch(/-0\.jsonl$/);
     store.close();
     expect(rows(stores.open({}, dir))).toBe(95);
+  });
+
+  if (mode === 'mmap') {
+    it.skipIf(skip)('creates each mapped file at its full size up front, zero after the lines', () => {
+      const dir = stores.dir();
+      const store = stores.open({ callJournal: journal({ rotateBytes: 64 * 1024 }) }, dir);
+      for (let i = 0; i < 3; i++) store.metrics.recordCall(call(i));
+      const file = path.join(dir, JOURNAL_DIR, journalFiles(dir)[0]!);
+      expect(statSync(file).size).toBe(64 * 1024);
+      const bytes = readFileSync(file);
+      const used = bytes.indexOf(0);
+      expect(bytes.subarray(0, used).toString('utf8').split('\n')).toHaveLength(4);
+      expect(bytes.subarray(used).every((b) => b === 0)).toBe(true);
+      store.close();
+      expect(journalFiles(dir)).toEqual([]);
+      expect(rows(stores.open({}, dir))).toBe(3);
+    });
+  }
+
+  if (mode === 'mmap') {
+    it.skipIf(skip)('appends with write(2) and says why when a file cannot be mapped', () => {
+      const dir = stores.dir();
+      const warnings: string[] = [];
+      // No file system reserves 2^50 bytes: the mapping fails at the first file.
+      const store = stores.open({ callJournal: journal({ rotateBytes: 2 ** 50, onWarning: (m) => warnings.push(m) }) }, dir);
+      const metrics = store.metrics as JournaledMetricsRepository;
+      expect(metrics.mode).toBe('write');
+      expect(warnings).toEqual([expect.stringMatching(/call journal: mapping .*jsonl failed: .*; appending with write\(2\) from now on/)]);
+      expect(metrics.writeReason).toMatch(/reserving the journal file/);
+      for (let i = 0; i < 4; i++) metrics.recordCall(call(i));
+      expect(metrics.toolStats()[0]!.calls).toBe(4);
+      store.close();
+      expect(rows(stores.open({}, dir))).toBe(4);
+    });
+  }
+});
+
+describe('reading a journal while its writer publishes how far it got', () => {
+  it('reads the file being written only as far as the published byte count, and newer files not at all', () => {
+    const dir = stores.dir();
+    const store = stores.open({}, dir);
+    const folder = path.join(dir, JOURNAL_DIR);
+    mkdirSync(folder, { recursive: true });
+    const prefix = `${process.pid}-${HOST_TAG}-1-fedcba-`;
+    const line = (i: number) => `${JSON.stringify(['fs', 'read', null, i, 2, 'ok', null, null, null])}\n`;
+    // File 0: three lines then a zero tail, as a mapped file looks while it is written; file 1: one line.
+    writeFileSync(path.join(folder, `${prefix}0.jsonl`), Buffer.concat([Buffer.from(line(1) + line(2) + line(3)), Buffer.alloc(256)]));
+    writeFileSync(path.join(folder, `${prefix}1.jsonl`), line(4));
+    const direct = new SqliteMetricsRepository(store.db, { clock: Date.now });
+    const published = new Int32Array(new SharedArrayBuffer(8));
+    Atomics.store(published, 0, 0);
+    Atomics.store(published, 1, line(1).length + 5); // one line and part of the next
+    expect(ingestWriterJournals(store.db, direct, folder, prefix, published)).toBe(1);
+    Atomics.store(published, 1, 3 * line(1).length);
+    expect(ingestWriterJournals(store.db, direct, folder, prefix, published)).toBe(2);
+    expect(journalFiles(dir)).toHaveLength(2); // file 0 is still the one being written
+    Atomics.store(published, 0, 1);
+    Atomics.store(published, 1, line(4).length);
+    // File 0 is complete now (read to its zero tail, then removed); file 1 is read to its published end.
+    expect(ingestWriterJournals(store.db, direct, folder, prefix, published)).toBe(1);
+    expect(journalFiles(dir)).toEqual([`${prefix}1.jsonl`]);
+    expect(rows(store)).toBe(4);
   });
 });

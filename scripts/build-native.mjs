@@ -1,0 +1,29 @@
+// Builds the call journal's native addon (native/journal-mmap) with node-gyp, at install time or by
+// `npm run build:native`. The addon is optional: when there is no C compiler, no Node headers or this
+// is not Linux, the build is skipped with one line saying so, the install goes on, and the gateway
+// records calls with one write(2) each instead of a copy into a memory-mapped file.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const addon = path.join(root, 'native', 'journal-mmap');
+const say = (line) => process.stderr.write(`switchboard: ${line}\n`);
+
+if (process.platform !== 'linux') process.exit(0); // the addon maps files on Linux only; nothing to build
+if (process.env.SWITCHBOARD_SKIP_NATIVE) {
+  say('SWITCHBOARD_SKIP_NATIVE is set: the call journal addon is not built (calls are recorded with write(2))');
+  process.exit(0);
+}
+if (!existsSync(path.join(addon, 'binding.gyp'))) process.exit(0); // an install without the sources
+
+// npm names its own node-gyp for lifecycle scripts; otherwise use one on the PATH.
+const bundled = process.env.npm_config_node_gyp;
+const [command, args] = bundled && existsSync(bundled) ? [process.execPath, [bundled, 'rebuild']] : ['node-gyp', ['rebuild']];
+const result = spawnSync(command, args, { cwd: addon, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+if (result.status === 0) process.exit(0);
+const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-12).join('\n');
+say(`the call journal's native addon could not be built (${result.error ? result.error.message : `node-gyp exited ${result.status}`}).`);
+say('Switchboard works without it: each recorded call is appended with one write(2) instead of a copy into a memory-mapped file.');
+if (output) process.stderr.write(`${output}\n`);
