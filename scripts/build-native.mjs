@@ -18,10 +18,14 @@ if (process.env.SWITCHBOARD_SKIP_NATIVE) {
 }
 if (!existsSync(path.join(addon, 'binding.gyp'))) process.exit(0); // an install without the sources
 
-// npm names its own node-gyp for lifecycle scripts; otherwise use one on the PATH.
-const bundled = process.env.npm_config_node_gyp;
-const [command, args] = bundled && existsSync(bundled) ? [process.execPath, [bundled, 'rebuild']] : ['node-gyp', ['rebuild']];
-const result = spawnSync(command, args, { cwd: addon, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+// npm names its own node-gyp for lifecycle scripts; otherwise use one on the PATH. Node's own
+// headers, when installed next to it, spare node-gyp a download (which hangs or fails offline).
+const prefix = path.dirname(path.dirname(process.execPath));
+const npmsOwn = path.join(prefix, 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+const bundled = [process.env.npm_config_node_gyp, npmsOwn].find((file) => file && existsSync(file));
+const [command, args] = bundled ? [process.execPath, [bundled, 'rebuild']] : ['node-gyp', ['rebuild']];
+if (!process.env.npm_config_nodedir && existsSync(path.join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
+const result = spawnSync(command, args, { cwd: addon, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
 if (result.status === 0) process.exit(0);
 const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-12).join('\n');
 say(`the call journal's native addon could not be built (${result.error ? result.error.message : `node-gyp exited ${result.status}`}).`);

@@ -4,7 +4,9 @@
 // cache, so a line copied into them survives a kill -9 of the process exactly as a finished write does.
 //
 // map(fd, bytes)  -> ArrayBuffer over the whole file (the file is first given `bytes` of reserved,
-//                    zero-filled space, so a full disk fails here and never as SIGBUS on a later copy)
+//                    zero-filled space, so a full disk fails here and never as SIGBUS on a later copy).
+//                    Only on file systems where a reservation really holds blocks for later writes
+//                    (ext2/3/4, xfs, tmpfs); on others (copy-on-write, network) it throws ENOTSUP.
 // unmap(buffer)   -> detaches the ArrayBuffer (every view of it becomes empty, so no later access can
 //                    touch the mapping); the pages are unmapped when V8 releases its backing store.
 // Linux only: elsewhere map() throws and the journal appends with write(2).
@@ -16,6 +18,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 #include <node_api.h>
 
 static napi_value throw_errno(napi_env env, const char* what, int code) {
@@ -49,6 +54,15 @@ static napi_value map_file(napi_env env, napi_callback_info info) {
     return NULL;
   }
 #ifdef __linux__
+  struct statfs fs;
+  if (fstatfs(fd, &fs) != 0) return throw_errno(env, "checking the journal's file system", errno);
+  // ext2/3/4, xfs, tmpfs: file systems whose fallocate reserves the blocks later writes use.
+  unsigned long type = (unsigned long)fs.f_type;
+  if (type != 0xEF53UL && type != 0x58465342UL && type != 0x01021994UL) {
+    char what[96];
+    snprintf(what, sizeof what, "the journal's file system (type 0x%lx) is not one mapped files are safe on", type);
+    return throw_errno(env, what, ENOTSUP);
+  }
   int reserved = posix_fallocate(fd, 0, (off_t)bytes);
   if (reserved != 0) return throw_errno(env, "reserving the journal file", reserved);
   void* address = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

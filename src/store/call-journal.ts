@@ -45,6 +45,8 @@ export interface CallJournalOptions {
   rotateBytes?: number;
   /** Append by copying into a memory-mapped file when the native addon is there (default true); false: write(2). */
   mapped?: boolean;
+  /** The mapping to use instead of the native addon's (tests inject failures). */
+  mapper?: JournalMapper;
   /** Insert on a worker thread with its own connection (default: a timer on the calling thread). */
   worker?: boolean;
   /** Told when journaled calls could not be inserted (they stay in the journal and are retried). */
@@ -152,9 +154,10 @@ export class JournaledMetricsRepository implements MetricsRepository {
   ) {
     this.retentionDays = inner.retentionDays;
     this.dir = path.join(dataDir, JOURNAL_DIR);
-    this.rotateBytes = options.rotateBytes ?? 4 * 1024 * 1024;
+    // At most 1 GiB: the byte count published to the worker is an Int32.
+    this.rotateBytes = Math.min(options.rotateBytes ?? 4 * 1024 * 1024, 2 ** 30);
     mkdirSync(this.dir, { recursive: true });
-    const mapping = options.mapped === false ? { reason: 'asked for write(2) (mapped: false)' } : journalMapping();
+    const mapping = options.mapped === false ? { reason: 'asked for write(2) (mapped: false)' } : options.mapper ? { mapper: options.mapper } : journalMapping();
     this.mapper = mapping.mapper;
     if (!mapping.mapper) this.writeReason = mapping.reason;
     this.open();
@@ -180,15 +183,18 @@ export class JournaledMetricsRepository implements MetricsRepository {
     return { stop: () => clearInterval(timer) };
   }
 
-  /** Starts the next journal file (mapped when the addon works; a mapping that fails once is not tried again). */
-  private open(): void {
+  /**
+   * Starts the next journal file, mapped when the addon works (a mapping that fails once is not tried
+   * again), and at least big enough for a line of `longest` UTF-16 units.
+   */
+  private open(longest = 0): void {
     const sequence = this.sequence++;
     const file = `${this.prefix}${sequence}.jsonl`;
     const full = path.join(this.dir, file);
     let sink: JournalSink | undefined;
     if (this.mapper) {
       try {
-        sink = new MappedSink(full, this.rotateBytes, this.mapper);
+        sink = new MappedSink(full, Math.max(this.rotateBytes, longest * 3), this.mapper);
         this.mode = 'mmap';
       } catch (error) {
         this.mapper = undefined;
@@ -203,16 +209,17 @@ export class JournaledMetricsRepository implements MetricsRepository {
     this.file = file;
     this.sink = sink;
     LIVE_FILES.add(file);
-    // The sequence first: a reader that sees the new file's byte count also sees the old file complete.
-    Atomics.store(this.published, 0, sequence);
+    // The byte count (0) before the sequence: the worker loads the sequence first, so whatever byte
+    // count it then sees was stored after this one and belongs to this file or a later one.
     Atomics.store(this.published, 1, 0);
+    Atomics.store(this.published, 0, sequence);
   }
 
   recordCall(call: CallRecord): number {
     if (this.closed) return this.inner.recordCall(call);
     checkCall(call);
     const line = this.encoder.encode(call);
-    if (!this.sink?.fits(line)) this.rotate();
+    if (!this.sink?.fits(line)) this.rotate(line.length);
     const sink = this.sink!;
     sink.append(line);
     // Publishing the byte count orders the copy before it for inserters on other threads (weakly
@@ -237,14 +244,19 @@ export class JournaledMetricsRepository implements MetricsRepository {
    * of a call): the old file gets no more lines, and whoever inserts it next (the worker, a read, the
    * close) removes it once it is fully inserted.
    */
-  private rotate(): void {
+  private rotate(longest: number): void {
     const old = this.sink;
     if (old) {
       this.sink = undefined;
       LIVE_FILES.delete(this.file);
-      old.close(); // complete (a mapped file cut to its lines) before the next file exists
+      try {
+        old.close(); // complete (a mapped file cut to its lines) before the next file exists
+      } catch (error) {
+        // Its lines are all there (a mapped file keeps a zero tail readers stop at); go on with the next file.
+        this.options.onError(`call journal: could not close ${path.join(this.dir, this.file)}: ${describeError(error)}`);
+      }
     }
-    this.open();
+    this.open(longest);
   }
 
   toolStats(query?: ToolStatsQuery): ToolStats[] {

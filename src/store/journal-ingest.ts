@@ -143,7 +143,8 @@ export function journalFilesOf(dir: string, prefix: string): string[] {
  */
 export function ingestWriterJournals(db: Database.Database, metrics: MetricsRepository, dir: string, prefix: string, published?: Int32Array): number {
   const files = journalFilesOf(dir, prefix);
-  // The sequence before the bytes: the writer stores them the other way round (see call-journal.ts).
+  // The sequence before the bytes; the writer stores a new file's byte count (0) before its sequence,
+  // so the bytes seen here belong to the file `current` or a later one, never an earlier one.
   const current = published ? Atomics.load(published, 0) : Infinity;
   const bytes = published ? Atomics.load(published, 1) : Infinity;
   let calls = 0;

@@ -2,7 +2,7 @@
 // size (a line is a copy into shared file pages; the rest of the file stays zero until used) and a
 // plain file appended with one write(2) per line. Both make a line survive a kill -9 of the process
 // the moment append() returns. Readers take a file's data to its first zero byte (journal-ingest.ts).
-import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import type { JournalMapper } from './journal-mmap.js';
 
 export interface JournalSink {
@@ -26,7 +26,7 @@ export class AppendSink implements JournalSink {
     private readonly file: string,
     private readonly rotateBytes: number,
   ) {
-    this.fd = openSync(file, 'a');
+    this.fd = openSync(file, 'ax'); // a new file: its lines start at byte 0
   }
 
   fits(): boolean {
@@ -35,7 +35,7 @@ export class AppendSink implements JournalSink {
 
   append(line: string): number {
     const wrote = writeSync(this.fd, line); // a string: no Buffer made here
-    if (wrote === line.length || wrote === Buffer.byteLength(line)) {
+    if (wrote === Buffer.byteLength(line)) {
       this.bytes += wrote;
       return wrote;
     }
@@ -57,7 +57,9 @@ export class AppendSink implements JournalSink {
 
 /**
  * A file of `size` bytes reserved on disk up front and mapped shared: a line is copied into the
- * mapping (no system call), and a full disk shows when the file is created, never on a copy.
+ * mapping (no system call), and a full disk shows when the file is created, never on a copy (the
+ * addon maps only on file systems that really reserve blocks: ext4, xfs, tmpfs). A file that cannot
+ * be mapped is removed again, so a fallback never appends behind its zeros.
  */
 export class MappedSink implements JournalSink {
   readonly fd: number;
@@ -70,11 +72,12 @@ export class MappedSink implements JournalSink {
     private readonly size: number,
     private readonly mapper: JournalMapper,
   ) {
-    this.fd = openSync(file, 'w+');
+    this.fd = openSync(file, 'wx+');
     try {
       this.buffer = mapper.map(this.fd, size);
     } catch (error) {
       closeSync(this.fd);
+      unlinkSync(file);
       throw error;
     }
     this.view = Buffer.from(this.buffer);
@@ -91,8 +94,8 @@ export class MappedSink implements JournalSink {
   }
 
   close(): void {
-    this.mapper.unmap(this.buffer); // no access to the pages after this, so truncating cannot fault
     try {
+      this.mapper.unmap(this.buffer); // no access to the pages after this, so truncating cannot fault
       ftruncateSync(this.fd, this.bytes);
     } finally {
       closeSync(this.fd);

@@ -54,12 +54,12 @@ const OUTCOMES = new Set<string>(CALL_OUTCOMES);
 
 type Params = Record<string, string | number | null>;
 
-/** Throws StoreError invalid_input unless `call` can be recorded (the message names the field). */
 /** An error message as stored: cut to MAX_ERROR_MESSAGE characters. */
 export function storedMessage(message: string | undefined): string | undefined {
   return message !== undefined && message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…` : message;
 }
 
+/** Throws StoreError invalid_input unless `call` can be recorded (the message names the field). */
 export function checkCall(call: CallRecord): void {
   if (!OUTCOMES.has(call.outcome)) {
     const got = JSON.stringify(call.outcome);
