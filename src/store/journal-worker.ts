@@ -1,7 +1,8 @@
 // Owns the call journal's ingest worker thread: with its own SQLite connection it inserts the lines of
-// this process's journal files every few hundred ms (removing files the writer has moved on from) and checkpoints the WAL at most once a second
-// after inserting, so neither the inserts nor the checkpoint's fsyncs run on the thread that answers
-// clients. Errors are posted to the parent and the next round tries again.
+// this process's journal files every `everyMs` (once a second by default), removes files the writer
+// has moved on from, and checkpoints the WAL at most once a second after inserting, so neither the
+// inserts nor the checkpoint's fsyncs run on the thread that answers clients. Errors are posted to
+// the parent and the next round tries again.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
