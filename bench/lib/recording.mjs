@@ -333,16 +333,20 @@ function summarize(samples, rounds) {
 }
 
 /**
- * @param {'on' | 'off'} variant @param {number} processes
+ * Starts `processes` gateways per variant, alternating (on 0, off 0, on 1, off 1, ...), so neither
+ * variant is systematically the first or the last one started (and warmed up).
+ * @param {number} processes
  * @param {{tmp: string, main: string, gateways: Gw[], aa: boolean}} ctx
  */
-async function startVariant(variant, processes, { tmp, main, gateways, aa }) {
-  /** @type {Gw[]} */
-  const started = [];
+async function startVariants(processes, { tmp, main, gateways, aa }) {
+  /** @type {{on: Gw[], off: Gw[]}} */
+  const started = { on: [], off: [] };
   for (let i = 0; i < processes; i++) {
-    const gw = await startGateway(tmp, variant, i, main, aa);
-    gateways.push(gw);
-    started.push(gw);
+    for (const variant of /** @type {const} */ (['on', 'off'])) {
+      const gw = await startGateway(tmp, variant, i, main, aa);
+      gateways.push(gw);
+      started[variant].push(gw);
+    }
   }
   return started;
 }
@@ -421,8 +425,7 @@ export async function recordingBench({ tmp, gateway, progress, rounds, calls, pa
   try {
     const ctx = { tmp, main: gateway.main, gateways, aa };
     progress(`starting ${processes} gateway(s) with recording on and ${processes} with it off`);
-    const on = await startVariant('on', processes, ctx);
-    const off = await startVariant('off', processes, ctx);
+    const { on, off } = await startVariants(processes, ctx);
     progress(`warming up every gateway (${warmup} calls each)`);
     for (const gw of gateways) await callsInARow(gw, warmup);
     for (let r = 0; r < rounds; r++) {

@@ -197,6 +197,21 @@ describe.each(['mmap', 'write'] as const)('call journal (%s)', (mode) => {
   }
 
   if (mode === 'mmap') {
+    it.skipIf(skip)('touches pages ahead between calls without ever overwriting a line', async () => {
+      const dir = stores.dir();
+      const store = stores.open({ callJournal: journal({ rotateBytes: 64 * 1024 }) }, dir);
+      for (let i = 0; i < 600; i++) {
+        store.metrics.recordCall({ ...call(i), errorMessage: i % 7 === 0 ? 'x'.repeat(i) : undefined, outcome: i % 7 === 0 ? 'tool_error' : 'ok' });
+        if (i % 3 === 0) await new Promise((resolve) => setImmediate(resolve)); // the touch-ahead runs here
+      }
+      const files = journalFiles(dir).sort((a, b) => Number(/-(\d+)\.jsonl$/.exec(a)![1]) - Number(/-(\d+)\.jsonl$/.exec(b)![1]));
+      const text = files.map((f) => readFileSync(path.join(dir, JOURNAL_DIR, f), 'utf8').replace(/\0+$/, '')).join('');
+      const lines = text.split('\n').filter(Boolean);
+      expect(lines).toHaveLength(600);
+      expect(lines.map((l) => (JSON.parse(l) as unknown[])[3])).toEqual(Array.from({ length: 600 }, (_, i) => 1_700_000_000_000 + i));
+      expect(store.metrics.toolStats()[0]!.calls).toBe(600);
+    });
+
     it.skipIf(skip)('appends with write(2) and says why when a file cannot be mapped, losing nothing', () => {
       const dir = stores.dir();
       const warnings: string[] = [];
