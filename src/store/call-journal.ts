@@ -134,8 +134,6 @@ export class JournaledMetricsRepository implements MetricsRepository {
   private readonly prefix = `${process.pid}-${HOST_TAG}-${this.started}-${randomBytes(3).toString('hex')}-`;
   private readonly heartbeat: NodeJS.Timeout;
   private ingester: { stop(): void };
-  /** [sequence of the file being written, its bytes of lines]: how far inserters on other threads may read it. */
-  private readonly published = new Int32Array(new SharedArrayBuffer(8));
   private mapper: JournalMapper | undefined;
   /** How lines are appended: 'mmap' (copied into a mapped file) or 'write' (one write(2) each). */
   mode: 'mmap' | 'write' = 'write';
@@ -155,7 +153,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
   ) {
     this.retentionDays = inner.retentionDays;
     this.dir = path.join(dataDir, JOURNAL_DIR);
-    // At most 1 GiB: the byte count published to the worker is an Int32.
+    // At most 1 GiB: a mapped file is one ArrayBuffer, and counted in Int32-sized steps.
     this.rotateBytes = Math.min(options.rotateBytes ?? 4 * 1024 * 1024, 2 ** 30);
     mkdirSync(this.dir, { recursive: true });
     const mapping = options.mapped === false ? { reason: 'asked for write(2) (mapped: false)' } : options.mapper ? { mapper: options.mapper } : journalMapping();
@@ -166,7 +164,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
     const onWorkerGone = () => {
       if (!this.closed) this.ingester = this.timer(everyMs); // keep inserting, on this thread now
     };
-    this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs, published: this.published }, options.onError, onWorkerGone)) || this.timer(everyMs);
+    this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs }, options.onError, onWorkerGone)) || this.timer(everyMs);
     this.heartbeat = setInterval(() => {
       try {
         const now = new Date();
@@ -210,10 +208,6 @@ export class JournaledMetricsRepository implements MetricsRepository {
     this.file = file;
     this.sink = sink;
     LIVE_FILES.add(file);
-    // The byte count (0) before the sequence: the worker loads the sequence first, so whatever byte
-    // count it then sees was stored after this one and belongs to this file or a later one.
-    Atomics.store(this.published, 1, 0);
-    Atomics.store(this.published, 0, sequence);
   }
 
   recordCall(call: CallRecord): number {
@@ -221,11 +215,10 @@ export class JournaledMetricsRepository implements MetricsRepository {
     checkCall(call);
     const line = this.encoder.encode(call);
     if (!this.sink?.fits(line)) this.rotate(line.length);
-    const sink = this.sink!;
-    sink.append(line);
-    // Publishing the byte count orders the copy before it for inserters on other threads (weakly
-    // ordered CPUs could otherwise show them a line's newline before its other bytes).
-    Atomics.store(this.published, 1, sink.bytes);
+    // No fence for the worker thread that reads the file: a mapped file is all zeros until written, and
+    // readers stop at the first zero byte, so even a weakly ordered CPU that shows them a line's newline
+    // before its other bytes shows them a zero first (and a write(2) is ordered by the kernel).
+    this.sink!.append(line);
     return 0;
   }
 
@@ -233,7 +226,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
   flush(): number {
     if (!this.db.open || this.closed) return 0;
     try {
-      return ingestWriterJournals(this.db, this.inner, this.dir, this.prefix, this.published);
+      return ingestWriterJournals(this.db, this.inner, this.dir, this.prefix);
     } catch (error) {
       this.options.onError(`could not insert journaled calls: ${describeError(error)} (they stay in ${this.dir} and are tried again)`);
       return -1;

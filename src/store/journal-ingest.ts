@@ -3,7 +3,7 @@
 // (the gateway's reads, its worker thread, recovery of dead writers), the bulk INSERT over jsonb_each
 // with a line-by-line fallback, and removing files that are fully inserted. A file's lines end at
 // its first zero byte or its end: a memory-mapped journal is created full size and zero-filled.
-import { closeSync, fstatSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
@@ -64,10 +64,11 @@ export class JournalMeta {
  * Inserts the lines of one journal file past its committed offset and commits the new offset, all in
  * one write transaction that re-reads the offset, so the gateway's reads, its ingest worker and a
  * process recovering the file can race without counting a line twice. A file already removed is
- * skipped (it was fully inserted before removal). A torn last line is left for later. `limit`: read
- * no further than this byte (what the writer has published to other threads).
+ * skipped (it was fully inserted before removal). A torn last line is left for later, and so is
+ * everything from the first zero byte on (the unused tail of a mapped file, or bytes of a line another
+ * thread's writes have not shown yet).
  */
-export function ingestJournal(db: Database.Database, metrics: MetricsRepository, dir: string, file: string, limit = Infinity): { calls: number; skippedLines: number } {
+export function ingestJournal(db: Database.Database, metrics: MetricsRepository, dir: string, file: string): { calls: number; skippedLines: number } {
   const meta = new JournalMeta(db);
   const full = path.join(dir, file);
   let calls = 0;
@@ -82,7 +83,7 @@ export function ingestJournal(db: Database.Database, metrics: MetricsRepository,
     }
     try {
       const from = meta.offset(file);
-      const until = Math.min(fstatSync(fd).size, limit);
+      const until = fstatSync(fd).size;
       if (until <= from) return;
       const chunk = Buffer.alloc(until - from);
       const read = readSync(fd, chunk, 0, chunk.length, from);
@@ -137,38 +138,29 @@ export function journalFilesOf(dir: string, prefix: string): string[] {
 
 /**
  * Inserts every journal file of one writer (`prefix`); files before the newest receive no more lines,
- * so once fully inserted they are removed. `published` ([sequence, bytes], stored with Atomics by the
- * writer): the file being written is read only as far as its published byte count, and newer files
- * not at all. Returns the calls inserted.
+ * so once fully inserted they are removed (the writer creates a file only after cutting the one
+ * before to its lines). Returns the calls inserted.
  */
-export function ingestWriterJournals(db: Database.Database, metrics: MetricsRepository, dir: string, prefix: string, published?: Int32Array): number {
+export function ingestWriterJournals(db: Database.Database, metrics: MetricsRepository, dir: string, prefix: string): number {
   const files = journalFilesOf(dir, prefix);
-  // The sequence before the bytes; the writer stores a new file's byte count (0) before its sequence,
-  // so the bytes seen here belong to the file `current` or a later one, never an earlier one.
-  const current = published ? Atomics.load(published, 0) : Infinity;
-  const bytes = published ? Atomics.load(published, 1) : Infinity;
   let calls = 0;
   files.forEach((file, i) => {
-    const sequence = Number(FILE_NAME.exec(file)![5]);
-    if (sequence > current) return;
-    calls += ingestJournal(db, metrics, dir, file, sequence === current ? bytes : Infinity).calls;
-    if (sequence < current && i < files.length - 1 && isFullyInserted(db, dir, file)) removeJournal(db, dir, file);
+    calls += ingestJournal(db, metrics, dir, file).calls;
+    if (i < files.length - 1 && isFullyInserted(db, dir, file)) removeJournal(db, dir, file);
   });
   return calls;
 }
 
-/** Whether nothing follows the committed offset: the end of the file, or the zero tail of a mapped one. */
+/**
+ * Whether the committed offset is at the end of the file. A file the writer moved on from (or closed)
+ * was cut to its lines first; one that still has a zero tail (the cut failed) counts as not inserted
+ * and is left for the recovery of its writer's journals at the next start.
+ */
 export function isFullyInserted(db: Database.Database, dir: string, file: string): boolean {
-  let fd: number | undefined;
   try {
-    const offset = new JournalMeta(db).offset(file);
-    fd = openSync(path.join(dir, file), 'r');
-    const next = Buffer.alloc(1);
-    return readSync(fd, next, 0, 1, offset) === 0 || next[0] === 0;
+    return new JournalMeta(db).offset(file) >= statSync(path.join(dir, file)).size;
   } catch {
     return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -12,8 +12,6 @@ export interface IngestWorkerData {
   dir: string;
   prefix: string;
   everyMs: number;
-  /** The writer's [file sequence, bytes] (Atomics): how far the file being written may be read. */
-  published: Int32Array;
 }
 
 /** Starts the worker; undefined when it cannot run here (the caller inserts on its own thread). */

@@ -11,7 +11,7 @@ import { ingestWriterJournals } from './journal-ingest.js';
 import type { IngestWorkerData } from './journal-worker-host.js';
 import { SqliteMetricsRepository } from './metrics-repository.js';
 
-const { dbPath, dir, prefix, everyMs, published } = workerData as IngestWorkerData;
+const { dbPath, dir, prefix, everyMs } = workerData as IngestWorkerData;
 
 // Linux schedules threads, and a thread's nice value is its own: lowest priority for this one, so the
 // inserts give way to the thread answering clients when the cores are busy. Elsewhere: left as is.
@@ -31,7 +31,7 @@ let uncheckpointed = false;
 
 setInterval(() => {
   try {
-    if (ingestWriterJournals(db, metrics, dir, prefix, published) > 0) uncheckpointed = true;
+    if (ingestWriterJournals(db, metrics, dir, prefix) > 0) uncheckpointed = true;
     if (uncheckpointed && Date.now() - checkpointedAt >= 1000) {
       db.pragma('wal_checkpoint(PASSIVE)');
       checkpointedAt = Date.now();
