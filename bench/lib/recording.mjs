@@ -7,7 +7,7 @@
 //    and `Gateway.recordCall` as a whole (recording on, and off: Prometheus only).
 // 2. The stdio face end to end: gateways with recording on and off (`"recordCalls": false`), each
 //    its own process tree (gateway + stdio echo server) spawned once and warmed up, then many short
-//    rounds of sequential `tools/call echo`, every variant once per round, the order alternating.
+//    rounds of sequential `tools/call echo`, every variant once per round, the order flipping.
 //    Per round and process: wall time, and the gateway process's own CPU time (all its threads,
 //    from /proc/<pid>/task/*/schedstat in ns, and utime+stime from /proc/<pid>/stat in clock
 //    ticks). CPU time is charged to the gateway whatever else runs on the machine, so it is far
@@ -457,7 +457,7 @@ export async function recordingBench({ tmp, gateway, progress, rounds, calls, pa
       ? 'Call journal: memory-mapped (the native addon is built; each call is a copy into shared file pages).'
       : `Call journal: one write(2) per call, because ${micro.journal.write_reason} (the cost below is not what a build with the native addon pays).`,
     `End to end: ${processes} gateway process(es) per variant, each ${warmup} warm-up calls, then ${rounds} rounds; a round is ${pairs} adjacent (on, off) pairs of ` +
-      `${calls} sequential calls each, the order inside a pair alternating (${rounds * pairs * calls * 2} measured calls in all).`,
+      `${calls} sequential calls each, the order inside a pair flipping every ${processes} pair(s) (${rounds * pairs * calls * 2} measured calls in all).`,
     '',
     renderMicro(micro),
     '',
