@@ -26,6 +26,8 @@ export const JOURNAL_DIR = 'call-journal';
 export const HOST_TAG = fnvHex(hostname());
 /** Writers refresh their file's mtime this often, so other hosts sharing the folder can tell they live. */
 const HEARTBEAT_MS = 30_000;
+/** The worker is told how far the file being written may be read this often. */
+const PUBLISH_MS = 200;
 /** A journal of another host is taken as abandoned only when its mtime is this old. */
 const FOREIGN_STALE_MS = 10 * 60_000;
 
@@ -134,6 +136,16 @@ export class JournaledMetricsRepository implements MetricsRepository {
   private readonly prefix = `${process.pid}-${HOST_TAG}-${this.started}-${randomBytes(3).toString('hex')}-`;
   private readonly heartbeat: NodeJS.Timeout;
   private ingester: { stop(): void };
+  /**
+   * [sequence of the file being written, its bytes of lines], stored with Atomics on a timer (never
+   * on a call's path): the worker thread reads that file only this far, so it never sees bytes of a
+   * copy still under way (Buffer.write may store a byte more than once, and weakly ordered CPUs may
+   * show another thread a later byte before an earlier one).
+   */
+  private readonly published = new Int32Array(new SharedArrayBuffer(8));
+  private readonly publisher: NodeJS.Timeout;
+  /** The sequence number of the file being written. */
+  private fileSequence = 0;
   private mapper: JournalMapper | undefined;
   /** How lines are appended: 'mmap' (copied into a mapped file) or 'write' (one write(2) each). */
   mode: 'mmap' | 'write' = 'write';
@@ -153,7 +165,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
   ) {
     this.retentionDays = inner.retentionDays;
     this.dir = path.join(dataDir, JOURNAL_DIR);
-    // At most 1 GiB: a mapped file is one ArrayBuffer, and counted in Int32-sized steps.
+    // At most 1 GiB: a mapped file is one ArrayBuffer, and its byte count is published as an Int32.
     this.rotateBytes = Math.min(options.rotateBytes ?? 4 * 1024 * 1024, 2 ** 30);
     mkdirSync(this.dir, { recursive: true });
     const mapping = options.mapped === false ? { reason: 'asked for write(2) (mapped: false)' } : options.mapper ? { mapper: options.mapper } : journalMapping();
@@ -164,7 +176,9 @@ export class JournaledMetricsRepository implements MetricsRepository {
     const onWorkerGone = () => {
       if (!this.closed) this.ingester = this.timer(everyMs); // keep inserting, on this thread now
     };
-    this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs }, options.onError, onWorkerGone)) || this.timer(everyMs);
+    this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs, published: this.published }, options.onError, onWorkerGone)) || this.timer(everyMs);
+    this.publisher = setInterval(() => this.publish(), PUBLISH_MS);
+    this.publisher.unref();
     this.heartbeat = setInterval(() => {
       try {
         const now = new Date();
@@ -206,8 +220,16 @@ export class JournaledMetricsRepository implements MetricsRepository {
       this.mode = 'write';
     }
     this.file = file;
+    this.fileSequence = sequence;
     this.sink = sink;
     LIVE_FILES.add(file);
+  }
+
+  /** Tells the worker how far the file being written may be read: its byte count, then its sequence. */
+  private publish(): void {
+    if (!this.sink) return;
+    Atomics.store(this.published, 1, this.sink.bytes);
+    Atomics.store(this.published, 0, this.fileSequence);
   }
 
   recordCall(call: CallRecord): number {
@@ -215,10 +237,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
     checkCall(call);
     const line = this.encoder.encode(call);
     if (!this.sink?.fits(line)) this.rotate(line.length);
-    // No fence for the worker thread that reads the file: a mapped file is all zeros until written, and
-    // readers stop at the first zero byte, so even a weakly ordered CPU that shows them a line's newline
-    // before its other bytes shows them a zero first (and a write(2) is ordered by the kernel).
-    this.sink!.append(line);
+    this.sink!.append(line); // the worker learns of it from the next publish()
     return 0;
   }
 
@@ -226,7 +245,9 @@ export class JournaledMetricsRepository implements MetricsRepository {
   flush(): number {
     if (!this.db.open || this.closed) return 0;
     try {
-      return ingestWriterJournals(this.db, this.inner, this.dir, this.prefix);
+      // This thread wrote the lines, so it may read all of them.
+      const current = this.sink ? { sequence: this.fileSequence, bytes: this.sink.bytes } : undefined;
+      return ingestWriterJournals(this.db, this.inner, this.dir, this.prefix, current);
     } catch (error) {
       this.options.onError(`could not insert journaled calls: ${describeError(error)} (they stay in ${this.dir} and are tried again)`);
       return -1;
@@ -273,6 +294,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
     if (this.closed) return;
     this.ingester.stop();
     clearInterval(this.heartbeat);
+    clearInterval(this.publisher);
     const inserted = this.flush() >= 0;
     this.closed = true;
     try {

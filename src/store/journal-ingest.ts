@@ -65,10 +65,10 @@ export class JournalMeta {
  * one write transaction that re-reads the offset, so the gateway's reads, its ingest worker and a
  * process recovering the file can race without counting a line twice. A file already removed is
  * skipped (it was fully inserted before removal). A torn last line is left for later, and so is
- * everything from the first zero byte on (the unused tail of a mapped file, or bytes of a line another
- * thread's writes have not shown yet).
+ * everything from the first zero byte on (the unused tail of a mapped file). `limit`: read no
+ * further than this byte (how far the writer has published the file it is still writing).
  */
-export function ingestJournal(db: Database.Database, metrics: MetricsRepository, dir: string, file: string): { calls: number; skippedLines: number } {
+export function ingestJournal(db: Database.Database, metrics: MetricsRepository, dir: string, file: string, limit = Infinity): { calls: number; skippedLines: number } {
   const meta = new JournalMeta(db);
   const full = path.join(dir, file);
   let calls = 0;
@@ -83,12 +83,8 @@ export function ingestJournal(db: Database.Database, metrics: MetricsRepository,
     }
     try {
       const from = meta.offset(file);
-      const until = fstatSync(fd).size;
-      if (until <= from) return;
-      const chunk = Buffer.alloc(until - from);
-      const read = readSync(fd, chunk, 0, chunk.length, from);
-      const zero = chunk.indexOf(0);
-      const end = chunk.subarray(0, zero === -1 || zero > read ? read : zero).lastIndexOf(0x0a) + 1;
+      const chunk = readToZero(fd, from, Math.min(fstatSync(fd).size, limit));
+      const end = chunk.lastIndexOf(0x0a) + 1;
       if (end === 0) return;
       const text = chunk.subarray(0, end).toString('utf8');
       const bulk = insertBulk(db, text);
@@ -122,6 +118,23 @@ export function ingestJournal(db: Database.Database, metrics: MetricsRepository,
   return { calls, skippedLines };
 }
 
+const READ_CHUNK = 64 * 1024;
+
+/** The bytes of `fd` from `from` up to `until` or its first zero byte, read 64 KiB at a time (a mapped file is mostly zeros). */
+function readToZero(fd: number, from: number, until: number): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = from; at < until; ) {
+    const part = Buffer.alloc(Math.min(READ_CHUNK, until - at));
+    const read = readSync(fd, part, 0, part.length, at);
+    if (read === 0) break;
+    const zero = part.subarray(0, read).indexOf(0);
+    parts.push(part.subarray(0, zero === -1 ? read : zero));
+    if (zero !== -1) break;
+    at += read;
+  }
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
 function isRefusedLine(error: unknown): boolean {
   if (error instanceof StoreError) return error.code === 'invalid_input';
   const code = (error as { code?: unknown }).code;
@@ -139,14 +152,18 @@ export function journalFilesOf(dir: string, prefix: string): string[] {
 /**
  * Inserts every journal file of one writer (`prefix`); files before the newest receive no more lines,
  * so once fully inserted they are removed (the writer creates a file only after cutting the one
- * before to its lines). Returns the calls inserted.
+ * before to its lines). `current`: the file the writer is writing and how many of its bytes may be
+ * read; it is read only that far, and newer files not at all. Returns the calls inserted.
  */
-export function ingestWriterJournals(db: Database.Database, metrics: MetricsRepository, dir: string, prefix: string): number {
+export function ingestWriterJournals(db: Database.Database, metrics: MetricsRepository, dir: string, prefix: string, current?: { sequence: number; bytes: number }): number {
   const files = journalFilesOf(dir, prefix);
+  const writing = current?.sequence ?? Infinity;
   let calls = 0;
   files.forEach((file, i) => {
-    calls += ingestJournal(db, metrics, dir, file).calls;
-    if (i < files.length - 1 && isFullyInserted(db, dir, file)) removeJournal(db, dir, file);
+    const sequence = Number(FILE_NAME.exec(file)![5]);
+    if (sequence > writing) return;
+    calls += ingestJournal(db, metrics, dir, file, sequence === writing ? current!.bytes : Infinity).calls;
+    if (sequence < writing && i < files.length - 1 && isFullyInserted(db, dir, file)) removeJournal(db, dir, file);
   });
   return calls;
 }

@@ -12,6 +12,8 @@ export interface IngestWorkerData {
   dir: string;
   prefix: string;
   everyMs: number;
+  /** The writer's [file sequence, bytes] (stored with Atomics): how far the file being written may be read. */
+  published: Int32Array;
 }
 
 /** Starts the worker; undefined when it cannot run here (the caller inserts on its own thread). */

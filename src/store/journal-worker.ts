@@ -11,7 +11,7 @@ import { ingestWriterJournals } from './journal-ingest.js';
 import type { IngestWorkerData } from './journal-worker-host.js';
 import { SqliteMetricsRepository } from './metrics-repository.js';
 
-const { dbPath, dir, prefix, everyMs } = workerData as IngestWorkerData;
+const { dbPath, dir, prefix, everyMs, published } = workerData as IngestWorkerData;
 
 // Linux schedules threads, and a thread's nice value is its own: lowest priority for this one, so the
 // inserts give way to the thread answering clients when the cores are busy. Elsewhere: left as is.
@@ -21,6 +21,12 @@ try {
 } catch {
   // no /proc/thread-self (not Linux) or not allowed: normal priority is correct, only less polite
 }
+/** What the writer last published: the sequence first; it stores the byte count before it. */
+function currentFile(shared: Int32Array): { sequence: number; bytes: number } {
+  const sequence = Atomics.load(shared, 0);
+  return { sequence, bytes: Atomics.load(shared, 1) };
+}
+
 const db = new Database(dbPath);
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
@@ -31,7 +37,7 @@ let uncheckpointed = false;
 
 setInterval(() => {
   try {
-    if (ingestWriterJournals(db, metrics, dir, prefix) > 0) uncheckpointed = true;
+    if (ingestWriterJournals(db, metrics, dir, prefix, currentFile(published)) > 0) uncheckpointed = true;
     if (uncheckpointed && Date.now() - checkpointedAt >= 1000) {
       db.pragma('wal_checkpoint(PASSIVE)');
       checkpointedAt = Date.now();
