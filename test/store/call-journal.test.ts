@@ -237,23 +237,32 @@ describe.each(['mmap', 'write'] as const)('call journal (%s)', (mode) => {
   }
 });
 
-describe('reading a mapped journal while its writer is still copying into it', () => {
-  it('takes lines only up to the first zero byte, and the rest once those bytes show', () => {
-    const dir = stores.dir();
-    const store = stores.open({}, dir);
-    const folder = path.join(dir, JOURNAL_DIR);
-    mkdirSync(folder, { recursive: true });
-    const prefix = `${process.pid}-${HOST_TAG}-1-fedcba-`;
+/** A journal folder with files written by hand for a live writer of this process (`prefix`). */
+function handWrittenJournal() {
+  const dir = stores.dir();
+  const store = stores.open({}, dir);
+  const folder = path.join(dir, JOURNAL_DIR);
+  mkdirSync(folder, { recursive: true });
+  return {
+    dir,
+    store,
+    folder,
+    prefix: `${process.pid}-${HOST_TAG}-1-fedcba-`,
+    direct: new SqliteMetricsRepository(store.db, { clock: Date.now }),
+    line: (i: number) => `${JSON.stringify(['fs', 'read', null, i, 2, 'ok', null, null, null])}\n`,
+  };
+}
+
+describe('reading the journal of a writer that is still writing it', () => {
+  it('takes lines only up to the first zero byte, and the rest once those bytes are there', () => {
+    const { store, folder, prefix, direct, line } = handWrittenJournal();
     const file = path.join(folder, `${prefix}0.jsonl`);
-    const line = (i: number) => `${JSON.stringify(['fs', 'read', null, i, 2, 'ok', null, null, null])}\n`;
-    // Lines 1-3, but a byte in the middle of line 2 not visible yet (still zero), as a weakly ordered
-    // CPU may show another thread a newline before the bytes copied ahead of it; then the zero tail.
+    // Lines 1-3 with a byte in the middle of line 2 not written yet (still zero); then the zero tail.
     const bytes = Buffer.concat([Buffer.from(line(1) + line(2) + line(3)), Buffer.alloc(4096)]);
     const hidden = line(1).length + 5;
     const byte = bytes[hidden]!;
     bytes[hidden] = 0;
     writeFileSync(file, bytes);
-    const direct = new SqliteMetricsRepository(store.db, { clock: Date.now });
     expect(ingestWriterJournals(store.db, direct, folder, prefix)).toBe(1);
     bytes[hidden] = byte;
     writeFileSync(file, bytes);
@@ -262,20 +271,12 @@ describe('reading a mapped journal while its writer is still copying into it', (
     expect(isFullyInserted(store.db, folder, `${prefix}0.jsonl`)).toBe(false); // a zero tail: not cut to its lines
     expect(rows(store)).toBe(3);
   });
-});
 
-describe('reading a journal its writer has published only in part', () => {
   it('reads the file being written only as far as the published byte count, and newer files not at all', () => {
-    const dir = stores.dir();
-    const store = stores.open({}, dir);
-    const folder = path.join(dir, JOURNAL_DIR);
-    mkdirSync(folder, { recursive: true });
-    const prefix = `${process.pid}-${HOST_TAG}-1-abcabc-`;
-    const line = (i: number) => `${JSON.stringify(['fs', 'read', null, i, 2, 'ok', null, null, null])}\n`;
+    const { dir, store, folder, prefix, direct, line } = handWrittenJournal();
     // File 0: three lines then a zero tail, as a mapped file looks while it is written; file 1: one line.
     writeFileSync(path.join(folder, `${prefix}0.jsonl`), Buffer.concat([Buffer.from(line(1) + line(2) + line(3)), Buffer.alloc(256)]));
     writeFileSync(path.join(folder, `${prefix}1.jsonl`), line(4));
-    const direct = new SqliteMetricsRepository(store.db, { clock: Date.now });
     expect(ingestWriterJournals(store.db, direct, folder, prefix, { sequence: 0, bytes: line(1).length + 5 })).toBe(1); // one line and part of the next
     expect(ingestWriterJournals(store.db, direct, folder, prefix, { sequence: 0, bytes: 3 * line(1).length })).toBe(2);
     expect(journalFiles(dir)).toHaveLength(2); // file 0 is still the one being written: kept
