@@ -90,7 +90,11 @@ export class MappedSink implements JournalSink {
       this.buffer = mapper.map(this.fd, size);
     } catch (error) {
       closeSync(this.fd);
-      unlinkSync(file);
+      try {
+        unlinkSync(file);
+      } catch {
+        // The mapping's error is the one to report; this file holds no lines and goes at the next recovery.
+      }
       throw error;
     }
     this.view = Buffer.from(this.buffer);
