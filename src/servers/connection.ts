@@ -77,6 +77,8 @@ export class Connection extends EventEmitter {
   private starting: Promise<void> | undefined;
   private readonly retry: RetrySchedule;
   private health: HealthMonitor | undefined;
+  /** Requests sent to the server and not answered yet (health checks do not count while there are any). */
+  private inflight = 0;
   private readonly breaker: ServerBreaker;
   private readonly resilience: ResilienceOptions;
   private pidOf: (() => number | null) | undefined;
@@ -232,6 +234,7 @@ export class Connection extends EventEmitter {
     if (this.config.ping === false) return;
     this.health = new HealthMonitor(client, this.resilience.healthCheck, {
       alive: () => this.proveAlive(),
+      busy: () => this.inflight > 0,
       silent: (consecutive) => {
         if (this.client !== client) return;
         this.setState('degraded');
@@ -352,10 +355,11 @@ export class Connection extends EventEmitter {
     else outer?.addEventListener('abort', follow, { once: true });
     const signal = timedOut.signal;
     try {
+      this.inflight++;
       const result = await client.request({ method: method as 'ping', params: forwarded }, ANY_RESULT, {
         signal,
         timeout: this.resilience.maxRequestMs,
-      });
+      }).finally(() => this.inflight--);
       this.proveAlive();
       return result;
     } catch (error) {

@@ -1,5 +1,7 @@
 // Owns the periodic health check of one connected server: a ping with a timeout. An answer of any
-// kind (even "method not found") proves the server alive; silence counts as a failure.
+// kind (even "method not found") proves the server alive; silence counts as a failure, except while
+// the server is busy with calls (a stdio server answering a big result cannot answer a ping before it
+// is done; those calls have their own timeouts).
 import type { Client } from '@modelcontextprotocol/client';
 import { ProtocolError } from '@modelcontextprotocol/client';
 
@@ -13,6 +15,8 @@ export interface HealthEvents {
   alive(): void;
   /** `consecutive` failures so far; the caller decides when to restart. */
   silent(consecutive: number): void;
+  /** Whether calls are in flight: then an unanswered ping proves nothing and is not counted. */
+  busy(): boolean;
 }
 
 export class HealthMonitor {
@@ -45,7 +49,7 @@ export class HealthMonitor {
       this.answered();
     } catch (error) {
       if (error instanceof ProtocolError) this.answered();
-      else {
+      else if (!this.events.busy()) {
         this.failures++;
         this.events.silent(this.failures);
       }

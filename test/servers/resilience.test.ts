@@ -23,7 +23,7 @@ const FAST = {
 
 const fault = (...args: string[]) => fixtureServer('fault-server.ts', args);
 
-async function gatewayWith(bad: ReturnType<typeof fault>, extra: Record<string, unknown> = {}): Promise<ConnectedClient> {
+async function gatewayWith(bad: ReturnType<typeof fault> & { requestTimeoutMs?: number }, extra: Record<string, unknown> = {}): Promise<ConnectedClient> {
   const config = await writeConfig({ good: fault(), bad, ...extra }, FAST);
   return connectStdio(config);
 }
@@ -114,7 +114,8 @@ describe('resilience against faulty servers', () => {
   });
 
   it('a 10 MB result arrives intact', async () => {
-    const connected = await gatewayWith(fault());
+    // The server's own requestTimeoutMs overrides the gateway's 1500 ms: 10 MB can take longer on a busy machine.
+    const connected = await gatewayWith({ ...fault(), requestTimeoutMs: 30_000 });
     const bytes = 10_000_000;
     const result = await call(connected.client, 'bad_big', { bytes });
     const text: string = result.content[0].text;
@@ -122,6 +123,14 @@ describe('resilience against faulty servers', () => {
     expect(text.slice(0, 12)).toBe('012345678901');
     expect(text[bytes - 1]).toBe(String((bytes - 1) % 10));
     await expectGoodAnswers(connected.client);
+    await shutdownLeavesNothing(connected);
+  });
+
+  it("a server's own requestTimeoutMs overrides the gateway's for its calls", async () => {
+    const connected = await gatewayWith({ ...fault(), requestTimeoutMs: 400 });
+    const error = await callError(connected.client, 'bad_hang');
+    expect(error.code).toBe(-32011);
+    expect(error.message).toMatch(/did not answer tools\/call within 400 ms/);
     await shutdownLeavesNothing(connected);
   });
 
