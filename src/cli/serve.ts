@@ -79,20 +79,29 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
 
   let closeFace: () => Promise<void> = async () => undefined;
   let stopping = false;
-  const shutdown = async (reason: string) => {
+  // Every path ends in process.exit, whose hook SIGKILLs whatever of a server's tree still runs
+  // (src/servers/process-tree.ts); the orderly stop before it gives servers their grace periods.
+  const shutdown = async (reason: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     log.info({ reason }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(code || 1), code ? 3_000 : 10_000);
     force.unref();
     await watcher.close().catch(() => undefined);
     await closeFace().catch(() => undefined);
-    await gateway.close();
+    await gateway.close().catch((error: Error) => log.error({ err: error.message }, 'stopping the servers failed'));
     store.close();
-    process.exit(0);
+    process.exit(code);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  const crash = (error: unknown) => {
+    log.fatal({ err: error instanceof Error ? error.stack ?? error.message : String(error) }, 'uncaught error; stopping every server and exiting');
+    if (stopping) process.exit(1);
+    void shutdown('uncaught error', 1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
 
   if (options.http) {
     const host = options.host ?? config.settings.http.host;

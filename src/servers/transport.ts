@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/index.js';
+import { trackTree } from './process-tree.js';
 
 export interface BuiltTransport {
   transport: Transport;
@@ -47,6 +48,11 @@ export function buildTransport(config: ServerConfig, options: { maxMessageBytes?
       stderr: 'pipe',
       ...(options.maxMessageBytes && { maxBufferSize: options.maxMessageBytes }),
     });
+    const start = stdio.start.bind(stdio);
+    stdio.start = async () => {
+      await start();
+      if (stdio.pid) trackTree(stdio.pid); // killed at our exit if nothing stopped it before
+    };
     return { transport: stdio, stderr: (stdio.stderr ?? undefined) as NodeJS.ReadableStream | undefined, pid: () => stdio.pid };
   }
   const url = new URL(config.url);

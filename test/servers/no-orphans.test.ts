@@ -1,0 +1,101 @@
+// No child outlives the gateway: on each exit path of `serve --stdio` (stdin closed, SIGTERM, SIGINT,
+// an uncaught error) a server tree that ignores stdin closing, SIGTERM and SIGINT, with a grandchild
+// MCP server and a detached grandchild in its own session, is gone afterwards, checked PID by PID.
+import { spawn } from 'node:child_process';
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, REPO, dataDirFor, fixtureServer, isAlive, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
+
+type Tree = { wrapper: number; server: number; sleeper: number };
+const leftovers: number[] = [];
+
+afterEach(() => {
+  // Whatever a failed run left behind, by PID (we started these).
+  for (const pid of leftovers.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+});
+
+async function runGateway(exit: (gateway: ReturnType<typeof spawn>) => void): Promise<{ tree: Tree; code: number | null; signal: string | null; stderr: string }> {
+  const dir = await tempDir('switchboard-orphans-');
+  const pidFile = path.join(dir, 'tree.json');
+  const config = await writeConfig({ stubborn: fixtureServer('stubborn-tree.ts', [], { STUBBORN_PID_FILE: pidFile }) }, { resilience: { shutdownGraceMs: 300 } }, dir);
+  const preload = path.join(REPO, 'test/fixtures/crash-on-sigusr2.mjs');
+  const gateway = spawn(process.execPath, ['--import', preload, CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config)], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+  leftovers.push(gateway.pid!);
+  let stderr = '';
+  gateway.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  gateway.once('exit', () => undefined);
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => gateway.once('exit', (code, signal) => resolve({ code, signal })));
+  const lines: Array<{ id?: number; result?: { tools: Array<{ name: string }> } }> = [];
+  createInterface({ input: gateway.stdout! }).on('line', (line) => lines.push(JSON.parse(line)));
+  const send = (message: unknown) => gateway.stdin!.write(`${JSON.stringify(message)}\n`);
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await waitFor(() => lines.find((m) => m.id === 1), 'initialize answer', 30_000);
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  const listed = await waitFor(() => lines.find((m) => m.id === 2), 'tools/list answer', 30_000);
+  expect(listed.result!.tools.map((t) => t.name)).toContain('stubborn_ok');
+  const tree = await waitFor(() => existsSync(pidFile) && (JSON.parse(readFileSync(pidFile, 'utf8')) as Tree), 'the tree PID file');
+  leftovers.push(tree.wrapper, tree.server, tree.sleeper);
+  for (const pid of Object.values(tree)) expect(isAlive(pid)).toBe(true);
+  exit(gateway);
+  const { code, signal } = await waitFor(() => Promise.race([exited, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit', 15_000);
+  return { tree, code, signal, stderr };
+}
+
+async function expectAllGone(tree: Tree): Promise<void> {
+  // The gateway has exited: by then nothing it started may still run (a short wait for the kernel).
+  await waitFor(() => Object.values(tree).every((pid) => !isAlive(pid)), `every process of the tree ${JSON.stringify(tree)} to be gone`, 2_000);
+}
+
+describe('no child outlives the gateway (a tree that ignores SIGTERM, with grandchildren)', () => {
+  it('stdin closed by the client', async () => {
+    const run = await runGateway((g) => g.stdin!.end());
+    expect(run.code).toBe(0);
+    await expectAllGone(run.tree);
+  });
+
+  it('SIGTERM', async () => {
+    const run = await runGateway((g) => g.kill('SIGTERM'));
+    expect(run.code).toBe(0);
+    await expectAllGone(run.tree);
+  });
+
+  it('SIGINT', async () => {
+    const run = await runGateway((g) => g.kill('SIGINT'));
+    expect(run.code).toBe(0);
+    await expectAllGone(run.tree);
+  });
+
+  it('an uncaught error', async () => {
+    const run = await runGateway((g) => g.kill('SIGUSR2'));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('injected uncaught error');
+    await expectAllGone(run.tree);
+  });
+});
+
+describe('the exit hook on its own', () => {
+  it('SIGKILLs a tracked tree when the process exits without stopping it', async () => {
+    const dir = await tempDir('switchboard-orphans-');
+    const pidFile = path.join(dir, 'tree.json');
+    const stubborn = fixtureServer('stubborn-tree.ts');
+    // A process that spawns the tree, tracks it and exits at once: no orderly stop at all.
+    const script = `
+      import { spawn } from 'node:child_process';
+      import { existsSync } from 'node:fs';
+      import { trackTree } from ${JSON.stringify(path.join(REPO, 'dist/servers/process-tree.js'))};
+      const child = spawn(${JSON.stringify(stubborn.command)}, ${JSON.stringify(stubborn.args)}, { cwd: ${JSON.stringify(REPO)}, env: { ...process.env, STUBBORN_PID_FILE: ${JSON.stringify(pidFile)} }, stdio: ['pipe', 'ignore', 'ignore'] });
+      trackTree(child.pid);
+      const wait = setInterval(() => { if (existsSync(${JSON.stringify(pidFile)})) { clearInterval(wait); setTimeout(() => process.exit(0), 300); } }, 50);
+    `;
+    const host = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' });
+    leftovers.push(host.pid!);
+    const code = await new Promise<number | null>((resolve) => host.once('exit', resolve));
+    expect(code).toBe(0);
+    const tree = JSON.parse(readFileSync(pidFile, 'utf8')) as Tree;
+    leftovers.push(tree.wrapper, tree.server, tree.sleeper);
+    await expectAllGone(tree);
+  });
+});
