@@ -10,9 +10,9 @@ import { DEFAULT_RESILIENCE, type ConnectionStatus, type ResilienceOptions } fro
 import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import type { CallRecord, Store } from '../store/index.js';
-import { scheduleWalCheckpoints, type WalCheckpointer } from '../store/wal-checkpoint.js';
 import { ToolMetricsAnnotator } from './tool-metrics.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
+import { CallRecorder } from '../metrics/call-recorder.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import { GatewaySession, GATEWAY_CAPABILITIES } from './session.js';
 import { SubscriptionRegistry } from './subscriptions.js';
@@ -61,8 +61,6 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   search: { learning: true, learningHalfLifeDays: 30, priors: true },
 };
 
-const ROLLUP_EVERY_MS = 60 * 60 * 1000;
-
 /** Meta mode, auto mode and fallback suggestions (see docs/meta-mode.md). */
 export interface MetaSettings {
   /** Exposed names always listed directly next to the meta-tools. */
@@ -103,9 +101,8 @@ export class Gateway {
   readonly metrics: MetricsRegistry | undefined;
   /** Search engines per catalog, learning from use, success-rate priors. */
   readonly search: ToolSearch;
-  private rollupTimer: NodeJS.Timeout | undefined;
-  /** Checkpoints the store's WAL on a timer, so no recorded call waits for one. */
-  private readonly checkpoints: WalCheckpointer | undefined;
+  /** Records calls (store, Prometheus, in-memory per-tool stats), rolls up, checkpoints the WAL. */
+  readonly calls: CallRecorder;
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
   readonly toolMetrics: ToolMetricsAnnotator | undefined;
   /** Meta-mode settings; set by serve from the configuration before sessions open. */
@@ -115,7 +112,8 @@ export class Gateway {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
     this.store = services.store;
     this.metrics = services.metrics;
-    this.search = new ToolSearch({ settings: this.settings.search, store: this.store, log: this.log, serverDescription: (server) => this.pool.config(server)?.description });
+    this.calls = new CallRecorder({ store: this.store, registry: this.metrics, record: this.settings.recordCalls, log: this.log });
+    this.search = new ToolSearch({ settings: this.settings.search, store: this.store, stats: this.calls.stats, log: this.log, serverDescription: (server) => this.pool.config(server)?.description });
     this.router = new SessionRouter({
       sessions: () => this.sessions,
       catalog: (profileKey) => this.catalogs.get(profileKey),
@@ -139,10 +137,6 @@ export class Gateway {
     });
     this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, this.serverState(connection.key)));
     if (this.store) {
-      this.rollup();
-      this.rollupTimer = setInterval(() => this.rollup(), ROLLUP_EVERY_MS);
-      this.rollupTimer.unref();
-      this.checkpoints = scheduleWalCheckpoints(this.store.db, { onError: (message) => this.log.error(message) });
       if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message) });
     }
   }
@@ -205,22 +199,7 @@ export class Gateway {
 
   /** Records one finished tool call: durable in the store (before the client gets the answer) and in Prometheus. */
   recordCall(call: CallRecord): void {
-    this.metrics?.observeCall(call.server, call.tool, call.outcome, call.durationMs);
-    if (!this.store || !this.settings.recordCalls) return;
-    try {
-      this.store.metrics.recordCall(call);
-    } catch (error) {
-      this.log.error({ err: (error as Error).message }, 'could not record a call in the store');
-    }
-  }
-
-  private rollup(): void {
-    try {
-      const { daysAggregated, rawDeleted } = this.store!.metrics.rollup();
-      if (daysAggregated || rawDeleted) this.log.info({ daysAggregated, rawDeleted }, 'metrics rolled up');
-    } catch (error) {
-      this.log.error({ err: (error as Error).message }, 'metrics rollup failed; will retry');
-    }
+    this.calls.recordCall(call);
   }
 
   catalogFor(profile: CapabilityProfile): Catalog {
@@ -354,8 +333,7 @@ export class Gateway {
 
   async close(): Promise<void> {
     this.router.close();
-    clearInterval(this.rollupTimer);
-    this.checkpoints?.stop();
+    this.calls.close();
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();
     await Promise.all([...this.releasing, this.pool.close()]);

@@ -70,7 +70,8 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
     annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run(gateway, args) {
       const { server, tool } = parseArguments(serverTool, args, 'reset_tool_metrics');
-      const deleted = needStore(gateway, 'reset_tool_metrics').metrics.reset({ server, tool });
+      needStore(gateway, 'reset_tool_metrics');
+      const deleted = gateway.calls.reset({ server, tool });
       return jsonResult({ reset: { server: server ?? null, tool: tool ?? null }, ...deleted });
     },
   },

@@ -1,6 +1,7 @@
 // Owns ranking tools for the gateway's self-healing and recommendations: fallback suggestions for
 // a failing tool and recommend_tools for a task, both weighing search similarity by the success
-// rates recorded in the store and leaving out servers that are down.
+// rates recorded (read from the call recorder's in-memory table: no SQL on a failed call's path)
+// and leaving out servers that are down.
 import type { Catalog } from '../catalog/catalog.js';
 import { fallbackSuggestions, type FallbackSuggestion } from '../views/fallbacks.js';
 import type { SearchMode } from '../search/engine.js';
@@ -25,11 +26,11 @@ export function fallbacksFor(gateway: Gateway, catalog: Catalog, exposed: string
   const snapshot = snapshotOf(catalog, gateway.search.context);
   const failing = snapshot.byKey.get(exposed);
   if (!failing) return [];
-  const rates = successRates(gateway);
+  const stats = gateway.calls.stats;
   return fallbackSuggestions(snapshot, failing, {
     max,
     isDown: (server) => isDown(gateway, catalog, server),
-    successRate: (server, tool) => rates.get(`${server}\u0000${tool}`),
+    successRate: (server, tool) => stats.get(server, tool)?.successRate ?? undefined,
   });
 }
 
@@ -38,10 +39,10 @@ export function recommend(gateway: Gateway, catalog: Catalog, task: string, topK
   const snapshot = snapshotOf(catalog, gateway.search.context);
   const hits = snapshot.search(task, { limit: Math.min(snapshot.size, topK * 4) }).filter((h) => !isDown(gateway, catalog, h.tool.server));
   const best = hits[0]?.score ?? 1;
-  const rates = successRates(gateway);
+  const stats = gateway.calls.stats;
   return hits
     .map((h) => {
-      const rate = rates.get(`${h.tool.server}\u0000${h.tool.originalName}`);
+      const rate = stats.get(h.tool.server, h.tool.originalName)?.successRate ?? undefined;
       const relevance = h.score / best;
       return { toolKey: h.tool.key, server: h.tool.server, tool: h.tool.originalName, relevance: round(relevance), success_rate: rate ?? null, score: round(relevance * (0.5 + 0.5 * (rate ?? 1))), description: h.tool.description.slice(0, 150) };
     })
@@ -52,17 +53,6 @@ export function recommend(gateway: Gateway, catalog: Catalog, task: string, topK
 function isDown(gateway: Gateway, catalog: Catalog, server: string): boolean {
   const state = gateway.pool.connection(server, catalog.profile)?.state;
   return !gateway.pool.has(server) || state === 'failed' || state === 'circuit-open' || Boolean(catalog.listing(server).error);
-}
-
-/** Recorded success rate per (server, tool), read once (one pass over the metrics). */
-function successRates(gateway: Gateway): Map<string, number> {
-  const rates = new Map<string, number>();
-  try {
-    for (const stats of gateway.store?.metrics.toolStats({}) ?? []) if (stats.successRate !== null) rates.set(`${stats.server}\u0000${stats.tool}`, stats.successRate);
-  } catch (error) {
-    gateway.log.warn({ err: (error as Error).message }, 'success rates unavailable; ranking without them');
-  }
-  return rates;
 }
 
 export interface SearchResult {

@@ -1,13 +1,14 @@
 // Owns the gateway's tool search services: one search engine per catalog (lexical, plus semantic when
 // an embedding provider is configured, with vectors cached in the store), learning from use (a
 // session's search followed by a successful call of a tool it returned attaches the query to that
-// tool, stored and fading), and success-rate priors read from the recorded metrics.
+// tool, stored and fading), and success-rate priors read from the call recorder's in-memory table.
 import type { SearchSettings } from '../config/types.js';
 import type { Logger } from '../logging/logger.js';
 import { SearchEngine, type SearchMode } from '../search/engine.js';
 import { OpenAiCompatibleProvider } from '../search/semantic/provider.js';
 import { SemanticIndex, type SemanticStatus } from '../search/semantic/semantic-index.js';
-import type { Store, ToolStats } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { ToolStatsView } from '../metrics/tool-stats-table.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { EmbedReport } from '../search/semantic/semantic-index.js';
 import { snapshotOf, type SearchContext } from '../views/meta-index.js';
@@ -15,7 +16,6 @@ import { snapshotOf, type SearchContext } from '../views/meta-index.js';
 /** A search is linked to a later call of one of its results for this long. */
 const LEARNING_WINDOW_MS = 10 * 60_000;
 const SEARCHES_KEPT_PER_SESSION = 4;
-const PRIOR_CACHE_MS = 10_000;
 
 interface NotedSearch {
   query: string;
@@ -35,6 +35,8 @@ export class NoEmbeddingProvider extends Error {
 export interface ToolSearchOptions {
   settings: SearchSettings;
   store?: Store;
+  /** Recorded per-tool counts (the call recorder's table), for success-rate priors. */
+  stats?: ToolStatsView;
   log: Logger;
   serverDescription: (server: string) => string | undefined;
   clock?: () => number;
@@ -66,12 +68,13 @@ export class ToolSearch {
   /** Live engines (weakly held: an engine goes with its catalog when the last session of a profile ends). */
   private readonly engines = new Set<WeakRef<SearchEngine>>();
   private readonly searches = new Map<string, NotedSearch[]>();
-  private stats: { at: number; byTool: Map<string, ToolStats> } | undefined;
+  private readonly stats: ToolStatsView | undefined;
   readonly context: SearchContext;
 
   constructor(options: ToolSearchOptions) {
     this.settings = options.settings;
     this.store = options.store;
+    this.stats = options.stats;
     this.log = options.log;
     this.clock = options.clock ?? Date.now;
     this.context = {
@@ -99,18 +102,9 @@ export class ToolSearch {
    * the rate and right after a failure; tools never called keep 1. Only reorders, never hides.
    */
   prior(server: string, tool: string): number {
-    if (!this.settings.priors || !this.store) return 1;
+    if (!this.settings.priors || !this.stats) return 1;
     const now = this.clock();
-    if (!this.stats || now - this.stats.at > PRIOR_CACHE_MS) {
-      const byTool = new Map<string, ToolStats>();
-      try {
-        for (const s of this.store.metrics.toolStats({})) byTool.set(`${s.server}\u0000${s.tool}`, s);
-      } catch (error) {
-        this.log.warn({ err: (error as Error).message }, 'metrics unavailable; searching without success-rate priors');
-      }
-      this.stats = { at: now, byTool };
-    }
-    const s = this.stats.byTool.get(`${server}\u0000${tool}`);
+    const s = this.stats.get(server, tool);
     if (!s || s.successRate === null || s.calls === 0) return 1;
     const confidence = s.calls / (s.calls + 5);
     let factor = 1 - 0.15 * (1 - s.successRate) * confidence;

@@ -115,7 +115,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
     if (!gateway.store) return c.json(noStore, 404);
     const server = query(c.req.query('server'));
     const tool = query(c.req.query('tool'));
-    const { rawDeleted, dailyDeleted } = gateway.store.metrics.reset({ server, tool });
+    const { rawDeleted, dailyDeleted } = gateway.calls.reset({ server, tool });
     return c.json({ reset: { server: server ?? null, tool: tool ?? null }, rawDeleted, dailyDeleted });
   });
 

@@ -19,7 +19,7 @@ import { AppendSink, MappedSink, type JournalSink } from './journal-sinks.js';
 import { startIngestWorker } from './journal-worker-host.js';
 import { LineEncoder } from './journal-line.js';
 import { checkCall, type MetricsRepository } from './metrics-repository.js';
-import type { CallRecord, MetricsFilter, ResetResult, RollupResult, ToolStats, ToolStatsQuery } from './types.js';
+import type { CallRecord, MetricsFilter, ResetResult, RollupResult, ToolCounts, ToolStats, ToolStatsQuery } from './types.js';
 
 export const JOURNAL_DIR = 'call-journal';
 /** Which host (and so, usually, which PID namespace) wrote a journal: a hash of the host name. */
@@ -149,6 +149,8 @@ export class JournaledMetricsRepository implements MetricsRepository {
   private mapper: JournalMapper | undefined;
   /** How lines are appended: 'mmap' (copied into a mapped file) or 'write' (one write(2) each). */
   mode: 'mmap' | 'write' = 'write';
+  /** Calls are inserted (and the WAL checkpointed) by the worker thread's own connection, not this one. */
+  onWorker = false;
   /** Why the journal appends with write(2), when it does. */
   writeReason: string | undefined;
   private readonly encoder = new LineEncoder();
@@ -174,9 +176,12 @@ export class JournaledMetricsRepository implements MetricsRepository {
     this.open();
     const everyMs = options.flushEveryMs ?? 1000;
     const onWorkerGone = () => {
+      this.onWorker = false;
       if (!this.closed) this.ingester = this.timer(everyMs); // keep inserting, on this thread now
     };
-    this.ingester = (options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs, published: this.published }, options.onError, onWorkerGone)) || this.timer(everyMs);
+    const worker = options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs, published: this.published }, options.onError, onWorkerGone);
+    this.onWorker = Boolean(worker);
+    this.ingester = worker || this.timer(everyMs);
     this.publisher = setInterval(() => this.publish(), PUBLISH_MS);
     this.publisher.unref();
     this.heartbeat = setInterval(() => {
@@ -277,6 +282,11 @@ export class JournaledMetricsRepository implements MetricsRepository {
   toolStats(query?: ToolStatsQuery): ToolStats[] {
     this.flush();
     return this.inner.toolStats(query);
+  }
+
+  toolCounts(): ToolCounts[] {
+    this.flush();
+    return this.inner.toolCounts();
   }
 
   rollup(now?: number): RollupResult {

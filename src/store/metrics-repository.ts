@@ -1,13 +1,14 @@
 // Owns call metrics storage: recording each forwarded call, per-tool statistics, daily rollup, retention and reset.
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
-import { mergeDailySql, replaceDailySql, aggregateQuery, type AggregateRow } from './metrics-sql.js';
+import { mergeDailySql, replaceDailySql, aggregateQuery, countQuery, type AggregateRow } from './metrics-sql.js';
 import {
   CALL_OUTCOMES,
   type CallRecord,
   type MetricsFilter,
   type ResetResult,
   type RollupResult,
+  type ToolCounts,
   type ToolStats,
   type ToolStatsQuery,
 } from './types.js';
@@ -29,6 +30,11 @@ export interface MetricsRepository {
    * an approximation (percentiles do not compose exactly).
    */
   toolStats(query?: ToolStatsQuery): ToolStats[];
+  /**
+   * Per-tool counts over every recorded call (raw rows and daily aggregates, each UTC day once, as
+   * in toolStats) without percentiles: one grouped scan, for seeding in-memory tables at start.
+   */
+  toolCounts(): ToolCounts[];
   /**
    * Aggregates raw rows that started before the current UTC day into metrics_daily (recomputed, so re-running
    * adds nothing twice), then deletes raw rows older than the retention window. Daily rows are kept forever.
@@ -113,11 +119,15 @@ export class SqliteMetricsRepository implements MetricsRepository {
     return this.db.transaction(() => this.readStats(query))();
   }
 
-  private readStats(query: ToolStatsQuery): ToolStats[] {
+  toolCounts(): ToolCounts[] {
+    return this.db.transaction(() => this.readStats({}, false).map(({ p50Ms: _p50, p95Ms: _p95, p99Ms: _p99, ...counts }) => counts))();
+  }
+
+  private readStats(query: ToolStatsQuery, percentiles = true): ToolStats[] {
     const { conditions, params } = filterSql(query);
     const rawWhere = [...conditions, ...(query.since === undefined ? [] : ['started_at >= @since'])];
-    const raw = aggregateQuery(rawWhere.length ? rawWhere.join(' AND ') : '1', false);
-    const rawRows = this.statement(`${raw.withClause} ${raw.select}`).all(params) as AggregateRow[];
+    const rawSql = percentiles ? Object.values(aggregateQuery(rawWhere.length ? rawWhere.join(' AND ') : '1', false)).join(' ') : countQuery();
+    const rawRows = this.statement(rawSql).all(params) as AggregateRow[];
 
     // A day counts from its aggregate when it has no raw rows left, or when it is final (its raw rows were
     // purged, so raw rows there are late arrivals the aggregate does not include yet).

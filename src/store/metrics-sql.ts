@@ -70,6 +70,27 @@ export function aggregateQuery(where: string, byDay: boolean): { withClause: str
   return { withClause, select };
 }
 
+/**
+ * Counts per server and tool over every raw row, without percentiles (grouped scans, no sort): the
+ * columns of AggregateRow, percentiles 0. The last error comes from SQLite's bare-column rule (a
+ * column next to MAX() is taken from the row holding the maximum).
+ */
+export function countQuery(): string {
+  return `
+    SELECT g.server AS server, g.tool AS tool, NULL AS day, g.calls, g.successes, g.failures, g.cancelled,
+           g.total_ms, 0 AS p50, 0 AS p95, 0 AS p99, e.msg AS last_error, e.at AS last_error_at, g.last_called_at
+    FROM (
+      SELECT server, tool, COUNT(*) AS calls,
+             SUM(outcome = 'ok') AS successes, SUM(outcome IN (${FAILURES})) AS failures,
+             SUM(outcome = 'cancelled') AS cancelled, SUM(duration_ms) AS total_ms, MAX(started_at) AS last_called_at
+      FROM metrics_calls GROUP BY server, tool
+    ) g
+    LEFT JOIN (
+      SELECT server, tool, MAX(started_at) AS at, COALESCE(error_message, error_class, outcome) AS msg
+      FROM metrics_calls WHERE outcome IN (${FAILURES}) GROUP BY server, tool
+    ) e ON e.server = g.server AND e.tool = g.tool`;
+}
+
 /** Recomputes daily rows exactly from raw rows (days whose raw rows are all still present). */
 export function replaceDailySql(where: string): string {
   const q = aggregateQuery(where, true);

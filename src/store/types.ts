@@ -81,8 +81,8 @@ export interface ToolStatsQuery {
   since?: number;
 }
 
-/** Per-tool aggregates over raw calls and daily rollups. */
-export interface ToolStats {
+/** Per-tool counts over raw calls and daily rollups: cheap to read (no percentiles). */
+export interface ToolCounts {
   server: string;
   tool: string;
   /** Every recorded call, including cancelled ones. */
@@ -93,12 +93,16 @@ export interface ToolStats {
   cancelled: number;
   /** successes / (successes + failures); null when every call was cancelled. */
   successRate: number | null;
+  lastError?: { message: string; at: number };
+  lastCalledAt: number;
+}
+
+/** Per-tool aggregates over raw calls and daily rollups. */
+export interface ToolStats extends ToolCounts {
   /** Latency percentiles in ms over all calls (see docs on the approximation for rolled-up days). */
   p50Ms: number;
   p95Ms: number;
   p99Ms: number;
-  lastError?: { message: string; at: number };
-  lastCalledAt: number;
 }
 
 export interface MetricsFilter {

@@ -3,6 +3,7 @@
 // minutes, stored and applied to live engines), and success-rate priors nudge without hiding.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolSearch } from '../../src/gateway/tool-search.js';
+import { CallRecorder } from '../../src/metrics/call-recorder.js';
 import { moduleLogger } from '../../src/logging/logger.js';
 import type { ToolDoc } from '../../src/search/document.js';
 import { tempStores } from '../store/helpers.js';
@@ -18,8 +19,9 @@ const docs: ToolDoc[] = [
 function setup(overrides: Partial<typeof settings> = {}) {
   let now = 1_700_000_000_000;
   const store = stores.open({ clock: () => now });
-  const search = new ToolSearch({ settings: { ...settings, ...overrides }, store, log: moduleLogger('test'), serverDescription: () => undefined, clock: () => now });
-  return { store, search, advance: (ms: number) => (now += ms), now: () => now };
+  const recorder = new CallRecorder({ store, record: true, log: moduleLogger('test') });
+  const search = new ToolSearch({ settings: { ...settings, ...overrides }, store, stats: recorder.stats, log: moduleLogger('test'), serverDescription: () => undefined, clock: () => now });
+  return { store, recorder, search, advance: (ms: number) => (now += ms), now: () => now };
 }
 
 describe('learning from use', () => {
@@ -61,9 +63,9 @@ describe('learning from use', () => {
 
 describe('success-rate priors', () => {
   it('lowers tools that fail, more with more calls and right after a failure, and never below 0.8', () => {
-    const { store, search, advance, now } = setup();
+    const { recorder, search, advance, now } = setup();
     const record = (tool: string, outcome: 'ok' | 'tool_error', n: number) => {
-      for (let i = 0; i < n; i++) store.metrics.recordCall({ server: 'fs', tool, startedAt: now(), durationMs: 1, outcome, ...(outcome !== 'ok' && { errorClass: 'isError', errorMessage: 'no' }) });
+      for (let i = 0; i < n; i++) recorder.recordCall({ server: 'fs', tool, startedAt: now(), durationMs: 1, outcome, ...(outcome !== 'ok' && { errorClass: 'isError', errorMessage: 'no' }) });
     };
     record('read', 'ok', 10);
     record('write', 'tool_error', 1);
@@ -75,7 +77,7 @@ describe('success-rate priors', () => {
     expect(once).toBeLessThan(1);
     expect(often).toBeLessThan(once);
     expect(often).toBeGreaterThanOrEqual(0.8);
-    advance(11 * 60_000); // the recent-failure nudge wears off (stats are re-read after 10 s)
+    advance(11 * 60_000); // the recent-failure nudge wears off
     expect(search.prior('fs', 'flaky')).toBeGreaterThan(often);
     expect(setup({ priors: false }).search.prior('fs', 'flaky')).toBe(1);
   });

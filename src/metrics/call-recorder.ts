@@ -1,0 +1,95 @@
+// Owns recording finished tool calls: the Prometheus counters, the store (durable before the client
+// gets the answer), the in-memory per-tool stats table ranking reads, the hourly rollup, and the one
+// WAL checkpoint timer of the connection calls are written on. Consumers get narrow ports: a
+// CallSink to record and a ToolStatsView to read.
+import type Database from 'better-sqlite3';
+import type { Logger } from '../logging/logger.js';
+import { JournaledMetricsRepository, type CallRecord, type MetricsFilter, type MetricsRepository, type ResetResult } from '../store/index.js';
+import { scheduleWalCheckpoints, type WalCheckpointer } from '../store/wal-checkpoint.js';
+import type { MetricsRegistry } from './prometheus.js';
+import { ToolStatsTable, type ToolStatsView } from './tool-stats-table.js';
+
+/** Where a finished call goes. */
+export interface CallSink {
+  recordCall(call: CallRecord): void;
+}
+
+export interface CallRecorderOptions {
+  /** The store's metrics and its connection; without them only Prometheus and the table count. */
+  store?: { metrics: MetricsRepository; db: Database.Database };
+  registry?: MetricsRegistry;
+  /** Record every call in the store (the table follows the store: off means no counts either). */
+  record: boolean;
+  log: Logger;
+  /** Default one hour. */
+  rollupEveryMs?: number;
+}
+
+export const ROLLUP_EVERY_MS = 60 * 60 * 1000;
+
+export class CallRecorder implements CallSink {
+  private readonly table = new ToolStatsTable();
+  private readonly rollupTimer: NodeJS.Timeout | undefined;
+  private readonly checkpoints: WalCheckpointer | undefined;
+
+  constructor(private readonly options: CallRecorderOptions) {
+    const store = options.store;
+    if (!store) return;
+    this.rollup();
+    this.seed();
+    this.rollupTimer = setInterval(() => this.rollup(), options.rollupEveryMs ?? ROLLUP_EVERY_MS);
+    this.rollupTimer.unref();
+    // One checkpoint timer per connection that writes calls: the journal's worker checkpoints its own.
+    const offThread = store.metrics instanceof JournaledMetricsRepository && store.metrics.onWorker;
+    if (!offThread) this.checkpoints = scheduleWalCheckpoints(store.db, { onError: (message) => options.log.error(message) });
+  }
+
+  /** Per-tool counts, in memory: what fallbacks, recommendations and search priors read. */
+  get stats(): ToolStatsView {
+    return this.table;
+  }
+
+  recordCall(call: CallRecord): void {
+    this.options.registry?.observeCall(call.server, call.tool, call.outcome, call.durationMs);
+    const store = this.options.store;
+    if (!store || !this.options.record) return;
+    try {
+      store.metrics.recordCall(call);
+    } catch (error) {
+      this.options.log.error({ err: (error as Error).message }, 'could not record a call in the store');
+      return;
+    }
+    this.table.record(call);
+  }
+
+  /** Deletes stored calls (see MetricsRepository.reset) and their counts in the table. */
+  reset(filter: MetricsFilter = {}): ResetResult {
+    if (!this.options.store) return { rawDeleted: 0, dailyDeleted: 0 };
+    const result = this.options.store.metrics.reset(filter);
+    this.table.forget(filter);
+    return result;
+  }
+
+  close(): void {
+    clearInterval(this.rollupTimer);
+    this.checkpoints?.stop();
+  }
+
+  /** Reads every tool's counts once (one grouped scan, no percentiles). */
+  private seed(): void {
+    try {
+      this.table.seed(this.options.store!.metrics.toolCounts());
+    } catch (error) {
+      this.options.log.warn({ err: (error as Error).message }, 'recorded call counts unavailable; ranking starts without them');
+    }
+  }
+
+  private rollup(): void {
+    try {
+      const { daysAggregated, rawDeleted } = this.options.store!.metrics.rollup();
+      if (daysAggregated || rawDeleted) this.options.log.info({ daysAggregated, rawDeleted }, 'metrics rolled up');
+    } catch (error) {
+      this.options.log.error({ err: (error as Error).message }, 'metrics rollup failed; will retry');
+    }
+  }
+}
