@@ -2,11 +2,12 @@
 // logging levels fanned out, configuration applied live, and the services sessions share (store,
 // metrics, search, toolsets). Traffic between servers and sessions that is not a plain request
 // (notifications, list_changed, reverse requests) is routed by session-router.ts.
+import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
 import type { SearchSettings, ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
-import { DEFAULT_RESILIENCE, type ConnectionStatus, type ResilienceOptions } from '../servers/connection.js';
+import { DEFAULT_RESILIENCE, type Connection, type ConnectionStatus, type ResilienceOptions } from '../servers/connection.js';
 import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import type { CallRecord, Store } from '../store/index.js';
@@ -14,7 +15,7 @@ import { ToolMetricsAnnotator } from './tool-metrics.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { CallRecorder } from '../metrics/call-recorder.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
-import { GatewaySession, GATEWAY_CAPABILITIES } from './session.js';
+import { GatewaySession, GATEWAY_CAPABILITIES, logSeverity } from './session.js';
 import { SubscriptionRegistry } from './subscriptions.js';
 import { fallbacksFor, recommend, type Recommendation } from './recommendations.js';
 import { ToolsetService } from '../views/toolsets.js';
@@ -222,6 +223,7 @@ export class Gateway {
     let capabilities: ServerCapabilities = GATEWAY_CAPABILITIES;
     let instructions: string | undefined = this.instructions();
     let serverInfo: Implementation = { name: 'switchboard', version: VERSION };
+    const id = randomUUID();
     if (view.kind === 'fixed-toolset' && !this.toolsets?.get(view.name)) {
       throw new Error(`Unknown toolset "${view.name}". Saved toolsets: ${this.toolsets?.list().map((t) => t.name).join(', ') || 'none'}.`);
     }
@@ -233,7 +235,7 @@ export class Gateway {
     if (view.kind === 'server') {
       if (!this.pool.has(view.server)) throw new Error(`Unknown server "${view.server}"`);
       serverInfo = { name: `switchboard/${view.server}`, version: VERSION };
-      const probe = this.pool.connection(view.server, profileOf(clientCapabilities))!;
+      const probe = this.pool.connection(view.server, profileOf(clientCapabilities, id))!;
       try {
         await probe.start();
         capabilities = mirrorCapabilities(probe.serverCapabilities);
@@ -242,7 +244,7 @@ export class Gateway {
         this.log.warn({ server: view.server, err: (error as Error).message }, 'server unavailable; session opened with default capabilities');
       }
     }
-    const session = new GatewaySession(this, { view, capabilities, instructions, serverInfo });
+    const session = new GatewaySession(this, { view, capabilities, instructions, serverInfo, id });
     this.sessions.add(session);
     this.metrics?.setOpenSessions(this.sessions.size);
     return session;
@@ -277,6 +279,11 @@ export class Gateway {
     const released = await this.pool.releaseProfile(profileKey, pinned);
     for (const connection of released) this.subscriptions.dropConnection(connection);
     if (released.length) this.log.info({ profile: profileKey, connections: released.length }, 'last session of a capability profile ended; its connections stopped');
+  }
+
+  /** One session's own tool list changed (it equipped a toolset): only it hears list_changed. */
+  sessionToolsChanged(session: GatewaySession): void {
+    this.router.sessionToolsChanged(session);
   }
 
   sessionCount(): number {
@@ -314,12 +321,19 @@ export class Gateway {
     return `Switchboard gateway: tools of ${keys.length} MCP server(s) (${keys.join(', ')}), named <server>${this.settings.separator}<tool>.`;
   }
 
+  /**
+   * A session set its log level. Its own connections get that level; a shared connection gets the
+   * most verbose level any of its sessions asked for, and each session is filtered to its own level
+   * on the way up (session-router.ts), so one client's setLevel never changes what another hears.
+   */
   async fanOutLogLevel(session: GatewaySession, level: LoggingLevel): Promise<void> {
     const connections = this.pool.keys()
       .filter((key) => viewIncludes(session.view, key))
       .map((key) => this.pool.connection(key, session.profile)!)
       .filter((c) => c.state === 'connected' && c.serverCapabilities?.logging);
-    await Promise.all(connections.map((c) => c.request('logging/setLevel', { level }).catch((error: Error) => {
+    const levelFor = (c: Connection): LoggingLevel =>
+      c.profile.owner !== undefined ? level : mostVerbose(this.router.sessionsOf(c.profile, c.key).map((s) => s.logLevel)) ?? level;
+    await Promise.all(connections.map((c) => c.request('logging/setLevel', { level: levelFor(c) }).catch((error: Error) => {
       this.log.debug({ server: c.key, err: error.message }, 'logging/setLevel not accepted');
     })));
   }
@@ -338,6 +352,11 @@ export class Gateway {
     this.sessions.clear();
     await Promise.all([...this.releasing, this.pool.close()]);
   }
+}
+
+/** The most verbose of some log levels (undefined when none is set). */
+function mostVerbose(levels: Array<LoggingLevel | undefined>): LoggingLevel | undefined {
+  return levels.filter((l): l is LoggingLevel => l !== undefined).sort((a, b) => logSeverity(a) - logSeverity(b))[0];
 }
 
 /** What a per-server endpoint advertises: the server's own capabilities, less what the gateway does not relay. */

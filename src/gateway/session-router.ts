@@ -2,6 +2,10 @@
 // notifications routed up (list_changed re-reads the catalog; log messages and resource updates go
 // to the sessions that see that server), list_changed to clients debounced into one notification
 // per kind, and reverse requests (sampling, elicitation, roots) to the client that caused them.
+// Isolation: a connection whose profile has an owner belongs to that one session, so its reverse
+// requests and log messages go to that session only; a shared connection never carries a reverse
+// request (we declared no capability for one) and its log messages go only to sessions that asked
+// for logs (logging/setLevel at or below the message's level). Nothing is routed by recency.
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.js';
@@ -39,6 +43,28 @@ export class SessionRouter {
     return [...this.host.sessions()].filter((s) => !s.closed && s.profile.key === profile.key && viewIncludes(s.view, serverKey));
   }
 
+  /** The session a per-session connection belongs to (undefined for a shared one, or once it ended). */
+  ownerOf(connection: Connection): GatewaySession | undefined {
+    const owner = connection.profile.owner;
+    if (owner === undefined) return undefined;
+    for (const session of this.host.sessions()) if (session.id === owner && !session.closed) return session;
+    return undefined;
+  }
+
+  /**
+   * Who hears a server's log message. A per-session connection: its session (filtered by the level
+   * it set, everything when it set none). A shared connection: the cause of a message cannot be
+   * known (stdio carries no relation), so only sessions that asked for logs with logging/setLevel
+   * at or below the message's level hear it; a session that never asked hears none of them.
+   */
+  logListeners(connection: Connection, level: string): GatewaySession[] {
+    if (connection.profile.owner !== undefined) {
+      const owner = this.ownerOf(connection);
+      return owner && viewIncludes(owner.view, connection.key) && owner.wantsLog(level) ? [owner] : [];
+    }
+    return this.sessionsOf(connection.profile, connection.key).filter((s) => s.logLevel !== undefined && s.wantsLog(level));
+  }
+
   onServerNotification(connection: Connection, notification: RawNotification): void {
     const params = notification.params ?? {};
     switch (notification.method) {
@@ -55,8 +81,7 @@ export class SessionRouter {
         return;
       }
       case 'notifications/message': {
-        for (const session of this.sessionsOf(connection.profile, connection.key)) {
-          if (!session.wantsLog(params.level as string)) continue;
+        for (const session of this.logListeners(connection, params.level as string)) {
           const tagged = session.view.kind === 'all' || session.view.kind === 'meta' || session.view.kind === 'auto' ? { ...params, logger: params.logger ? `${connection.key}/${params.logger}` : connection.key } : params;
           void session.server.notification({ method: 'notifications/message', params: tagged }).catch(() => undefined);
         }
@@ -71,9 +96,14 @@ export class SessionRouter {
     this.notifyLater(this.sessionsOf(catalog.profile, server), kinds.map((k) => LIST_CHANGED[k]));
   }
 
-  /** The equipped toolset changed: every toolset-mode session gets one tools/list_changed. */
+  /** The gateway's default toolset changed: every toolset-mode session that follows it gets one tools/list_changed. */
   toolsetEquipChanged(): void {
-    this.notifyLater([...this.host.sessions()].filter((s) => s.view.kind === 'toolset'), [LIST_CHANGED.tools]);
+    this.notifyLater([...this.host.sessions()].filter((s) => s.view.kind === 'toolset' && s.followsDefaultToolset), [LIST_CHANGED.tools]);
+  }
+
+  /** One session's own tool list changed (it equipped a toolset): only it is told. */
+  sessionToolsChanged(session: GatewaySession): void {
+    this.notifyLater([session], [LIST_CHANGED.tools]);
   }
 
   private notifyLater(sessions: GatewaySession[], methods: string[]): void {
@@ -94,24 +124,29 @@ export class SessionRouter {
   }
 
   /**
-   * A server asked its client for something (sampling, elicitation, roots). It goes to the session
-   * whose request is running on that connection (newest first), else to the most recently active
-   * session of the same profile; only to a client that declared the capability.
+   * A server asked its client for something (sampling, elicitation, roots). Only a per-session
+   * connection can: it goes to its session, tied to that session's newest request running on the
+   * connection (so an HTTP client gets it on that request's stream), else as a request of its own
+   * (roots/list asked at any time). A shared connection declared none of these capabilities: such a
+   * request is answered with an error, never passed to a guessed client.
    */
   async reverseRequest(connection: Connection, request: { method: string; params?: Record<string, unknown> }, signal: AbortSignal): Promise<unknown> {
     const capability = REVERSE_METHOD_CAPABILITY[request.method];
     if (!capability) throw new ProtocolError(-32601, `Method not found: ${request.method}`);
-    const able = this.sessionsOf(connection.profile, connection.key).filter((s) => s.clientCapabilities?.[capability]);
-    const busy = able
-      .flatMap((s) => (s.inflight.get(connection) ?? []).map((ctx, order) => ({ ctx, order, active: s.lastActive })))
-      .sort((a, b) => b.active - a.active || b.order - a.order)[0];
-    this.host.log.info({ server: connection.key, method: request.method, routed: busy ? 'related' : 'recent' }, 'reverse request');
-    if (busy) return busy.ctx.mcpReq.send({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
-    const recent = able.sort((a, b) => b.lastActive - a.lastActive)[0];
-    if (!recent) {
-      throw new ProtocolError(-32601, `No connected client can answer ${request.method} for server "${connection.key}" (none declared the "${capability}" capability).`);
+    if (connection.profile.owner === undefined) {
+      this.host.log.warn({ server: connection.key, method: request.method }, 'reverse request on a shared connection refused');
+      throw new ProtocolError(-32601, `Server "${connection.key}" sent ${request.method} on a connection shared by clients that declared no "${capability}" capability; it is refused, not passed to a guessed client.`);
     }
-    return recent.server.request({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
+    const owner = this.ownerOf(connection);
+    if (!owner) throw new ProtocolError(-32603, `The client session that server "${connection.key}" asked with ${request.method} has ended.`);
+    if (!owner.clientCapabilities?.[capability]) {
+      throw new ProtocolError(-32601, `The client of this connection did not declare the "${capability}" capability, so server "${connection.key}" cannot send it ${request.method}.`);
+    }
+    const running = owner.inflight.get(connection);
+    const cause = running?.[running.length - 1];
+    this.host.log.info({ server: connection.key, method: request.method, session: owner.id, routed: cause ? 'related' : 'session' }, 'reverse request');
+    if (cause) return cause.mcpReq.send({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
+    return owner.server.request({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
   }
 
   /** A session ended: nothing more is queued for it. */

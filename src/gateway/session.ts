@@ -13,7 +13,7 @@ import { closeMatches } from '../catalog/naming.js';
 import { selectTools } from '../catalog/repair.js';
 import { page } from './pagination.js';
 import { callManagementTool, managementToolList } from './management.js';
-import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type ToolsetToolContext } from './toolset-tools.js';
+import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
 import type { Gateway } from './gateway.js';
 import type { NamedEntry } from '../catalog/naming.js';
@@ -25,6 +25,11 @@ type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
 
 const LOG_SEVERITY: Record<string, number> = { debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7 };
+
+/** A log level's rank (debug 0 ... emergency 7); unknown levels rank as debug. */
+export function logSeverity(level: string): number {
+  return LOG_SEVERITY[level] ?? 0;
+}
 
 export const GATEWAY_CAPABILITIES: ServerCapabilities = {
   tools: { listChanged: true },
@@ -39,10 +44,12 @@ export interface SessionOptions {
   capabilities: ServerCapabilities;
   instructions?: string;
   serverInfo: Implementation;
+  /** The session id, when the caller needed it before the session existed (a per-server probe). */
+  id?: string;
 }
 
 export class GatewaySession {
-  readonly id = randomUUID();
+  readonly id: string;
   readonly server: Server;
   readonly view: View;
   lastActive = Date.now();
@@ -51,11 +58,14 @@ export class GatewaySession {
   /** Requests of this session now running on each connection (newest last): reverse requests go to them. */
   readonly inflight = new Map<Connection, ServerContext[]>();
   private cachedProfile: CapabilityProfile | undefined;
+  /** The toolset this session equipped itself (name undefined: unequipped); unset: it follows the gateway's default. */
+  private ownToolset: { name: string | undefined } | undefined;
 
   constructor(
     readonly gateway: Gateway,
     options: SessionOptions,
   ) {
+    this.id = options.id ?? randomUUID();
     this.view = options.view;
     this.server = new Server(options.serverInfo, { capabilities: options.capabilities, instructions: options.instructions });
     this.server.fallbackRequestHandler = (request, ctx) => this.handle(request, ctx);
@@ -79,8 +89,8 @@ export class GatewaySession {
   get profile(): CapabilityProfile {
     if (this.cachedProfile) return this.cachedProfile;
     const capabilities = this.server.getClientCapabilities();
-    if (!capabilities) return profileOf(undefined); // not initialized yet: do not remember
-    return (this.cachedProfile = profileOf(capabilities));
+    if (!capabilities) return profileOf(undefined, this.id); // not initialized yet: do not remember
+    return (this.cachedProfile = profileOf(capabilities, this.id));
   }
 
   get clientCapabilities() {
@@ -175,7 +185,7 @@ export class GatewaySession {
 
   /** Toolset mode: the management tools, then the equipped toolset's tools. A fixed toolset: its tools only. */
   private toolsetTools(catalog: Catalog): Entry[] {
-    const name = this.view.kind === 'fixed-toolset' ? this.view.name : this.gateway.toolsets?.active();
+    const name = this.view.kind === 'fixed-toolset' ? this.view.name : this.equippedToolset();
     const tools = this.gateway.toolsets?.resolve(name, catalog)?.tools ?? [];
     return this.view.kind === 'toolset' ? [...(toolsetToolList() as Entry[]), ...tools] : tools;
   }
@@ -281,10 +291,38 @@ export class GatewaySession {
     }
   }
 
+  /** The toolset this session sees in toolset mode: its own choice, else the gateway's default. */
+  equippedToolset(): string | undefined {
+    return this.ownToolset ? this.ownToolset.name : this.gateway.toolsets?.active();
+  }
+
+  /** True while this session has not equipped or unequipped a toolset itself. */
+  get followsDefaultToolset(): boolean {
+    return this.ownToolset === undefined;
+  }
+
   private toolsetContext(): ToolsetToolContext {
     const toolsets = this.gateway.toolsets;
     if (!toolsets) throw new ProtocolError(-32603, 'Toolsets need the store, and this gateway runs without one.');
-    return { toolsets, catalog: () => this.catalog(), serverKeys: () => this.gateway.pool.keys() };
+    // The management endpoint changes the gateway's default (persisted); any other session only itself.
+    const equipped: EquippedToolset =
+      this.view.kind === 'management'
+        ? { current: () => toolsets.active(), equip: async (name) => void (await toolsets.equip(name)), unequip: () => toolsets.unequip() }
+        : {
+            current: () => this.equippedToolset(),
+            equip: async (name) => {
+              if (!toolsets.get(name)) throw new Error(`No toolset named "${name}". Saved toolsets: ${toolsets.list().map((t) => t.name).join(', ') || 'none'}.`);
+              this.ownToolset = { name };
+              this.gateway.sessionToolsChanged(this);
+            },
+            unequip: async () => {
+              const previous = this.equippedToolset();
+              this.ownToolset = { name: undefined };
+              if (previous !== undefined) this.gateway.sessionToolsChanged(this);
+              return previous;
+            },
+          };
+    return { toolsets, equipped, catalog: () => this.catalog(), serverKeys: () => this.gateway.pool.keys() };
   }
 
   private async connectionFor(serverKey: string): Promise<Connection> {

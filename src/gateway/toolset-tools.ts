@@ -1,7 +1,8 @@
 // Owns the toolset management tools (discover-all-tools, build-toolset, equip-toolset,
 // unequip-toolset, get-active-toolset, list-toolsets, delete-toolset): always visible in toolset
 // mode and on the management endpoint. Arguments are validated with zod; results are JSON text
-// plus structuredContent.
+// plus structuredContent. Saved toolsets are shared; which one is equipped belongs to whoever calls
+// (one session in toolset mode, the gateway's default on the management endpoint): see `equipped`.
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.js';
@@ -12,8 +13,19 @@ import { errorResult, jsonResult, parseArguments } from '../views/tool-results.j
 
 type Result = Record<string, unknown>;
 
+/** The equipped toolset as the caller sees it: its own choice, never another session's. */
+export interface EquippedToolset {
+  /** The equipped toolset's name (undefined: none). */
+  current(): string | undefined;
+  /** Equips a saved toolset (throws naming the saved ones when there is none of that name). */
+  equip(name: string): Promise<void>;
+  /** Unequips; returns what was equipped. */
+  unequip(): Promise<string | undefined>;
+}
+
 export interface ToolsetToolContext {
   toolsets: ToolsetService;
+  equipped: EquippedToolset;
   catalog(): Promise<Catalog>;
   serverKeys(): string[];
 }
@@ -91,11 +103,11 @@ export const TOOLSET_TOOLS = [
     },
   ),
   tool(
-    { name: 'equip-toolset', title: 'Equip a toolset', description: 'Makes the named toolset the tools every toolset-mode client sees; they are told the list changed.', inputSchema: NAME_ONLY, annotations: { idempotentHint: true, openWorldHint: false } },
+    { name: 'equip-toolset', title: 'Equip a toolset', description: 'Makes the named toolset the tools this client sees (in toolset mode; on the management endpoint: the default for toolset-mode clients that did not equip their own); it is told the list changed.', inputSchema: NAME_ONLY, annotations: { idempotentHint: true, openWorldHint: false } },
     async (ctx, args) => {
       const { name: toolset } = parseArguments(z.strictObject({ name }), args, 'equip-toolset');
       try {
-        await ctx.toolsets.equip(toolset);
+        await ctx.equipped.equip(toolset);
       } catch (error) {
         return errorResult((error as Error).message);
       }
@@ -103,17 +115,17 @@ export const TOOLSET_TOOLS = [
     },
   ),
   tool(
-    { name: 'unequip-toolset', title: 'Unequip the toolset', description: 'Removes the equipped toolset: toolset-mode clients see only these management tools again.', inputSchema: NO_ARGS, annotations: { idempotentHint: true, openWorldHint: false } },
+    { name: 'unequip-toolset', title: 'Unequip the toolset', description: 'Removes the equipped toolset: this client (on the management endpoint: the default) sees only these management tools again.', inputSchema: NO_ARGS, annotations: { idempotentHint: true, openWorldHint: false } },
     async (ctx, args) => {
       parseArguments(z.strictObject({}), args, 'unequip-toolset');
-      return jsonResult({ unequipped: (await ctx.toolsets.unequip()) ?? null });
+      return jsonResult({ unequipped: (await ctx.equipped.unequip()) ?? null });
     },
   ),
   tool(
     { name: 'get-active-toolset', title: 'The equipped toolset', description: 'The equipped toolset: the tools registered now, and those missing with the reason (server down, tool gone).', inputSchema: NO_ARGS, annotations: { readOnlyHint: true, openWorldHint: false } },
     async (ctx, args) => {
       parseArguments(z.strictObject({}), args, 'get-active-toolset');
-      const resolved = ctx.toolsets.resolve(ctx.toolsets.active(), await ctx.catalog());
+      const resolved = ctx.toolsets.resolve(ctx.equipped.current(), await ctx.catalog());
       if (!resolved) return jsonResult({ active: null });
       return jsonResult({ active: resolved.name, registered: resolved.tools.map((t) => t.name), missing: resolved.missing });
     },
@@ -122,7 +134,7 @@ export const TOOLSET_TOOLS = [
     { name: 'list-toolsets', title: 'List toolsets', description: 'Every saved toolset with its description, tool count and whether it is equipped.', inputSchema: NO_ARGS, annotations: { readOnlyHint: true, openWorldHint: false } },
     async (ctx, args) => {
       parseArguments(z.strictObject({}), args, 'list-toolsets');
-      const active = ctx.toolsets.active();
+      const active = ctx.equipped.current();
       return jsonResult({ toolsets: ctx.toolsets.list().map((t) => ({ name: t.name, description: t.description ?? null, tools: t.tools.length, equipped: t.name === active })) });
     },
   ),

@@ -84,7 +84,7 @@ describe('toolsets over HTTP (toolset mode)', () => {
     }
   });
 
-  it('serializes concurrent equips and keeps the equipped toolset across a restart; fixed endpoints serve one toolset', async () => {
+  it('serializes concurrent equips and keeps the default toolset (set on /gateway/mcp) across a restart; fixed endpoints serve one toolset', async () => {
     const config = await writeConfig(SERVERS, { mode: 'toolset' });
     let gateway: RunningGateway = await startHttpGateway(config);
     try {
@@ -95,6 +95,10 @@ describe('toolsets over HTTP (toolset mode)', () => {
       for (const r of results) expect(r.isError).not.toBe(true);
       // The second equip ran after the first: ops is equipped, and the list is exactly ops.
       expect(await names(client)).toEqual([...MANAGEMENT, 'docker_logs'].sort());
+      // A session's equip is its own; the gateway's default (what new sessions start with, kept
+      // across a restart) is set on the management endpoint.
+      const admin = await connectHttp(gateway.url, newClient(), '/gateway/mcp');
+      expect((await call(admin.client, 'equip-toolset', { name: 'ops' })).isError).not.toBe(true);
 
       await gateway.close();
       gateway = await startHttpGateway(config);
