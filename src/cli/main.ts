@@ -137,6 +137,18 @@ export function buildProgram(): Command {
   common(toolset.command('export')).argument('[name]', 'one toolset (default: all)').option('--out <file>', 'write to a file').description('export toolsets as JSON').action((name, opts) => import('./toolset.js').then((m) => m.toolsetExport(name, opts)));
   common(toolset.command('import')).argument('<file>').description('import toolsets from an export').action((file, opts) => import('./toolset.js').then((m) => m.toolsetImport(file, opts)));
 
+  const token = program.command('token').description('client tokens for the HTTP face (see docs/security.md)');
+  token
+    .command('create')
+    .argument('<client>', 'client name (switchboard.clients[].name)')
+    .option('-c, --config <path>', 'the .mcp.json to write the hash into (with --write)', './.mcp.json')
+    .option('--write', 'store the hash in the config file (switchboard.clients); without it, print the entry to add')
+    .option('--admin', 'the client may use the admin API (/api, /metrics)')
+    .option('--servers <keys>', 'comma-separated server keys (globs) the client may reach (default: all)')
+    .option('--tools <globs>', 'comma-separated tool globs (server.tool or exposed name) the client may call (default: all)')
+    .description('make a new client token: printed once on stdout; only its hash is stored')
+    .action((client, opts) => import('./token.js').then((m) => m.tokenCreateCommand(client, opts)));
+
   return program;
 }
 

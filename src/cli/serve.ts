@@ -11,6 +11,8 @@ import { createMetricsRegistry } from '../metrics/prometheus.js';
 import { UsageError } from './inventory.js';
 import { JournaledMetricsRepository } from '../store/index.js';
 import type { SwitchboardSettings } from '../config/index.js';
+import { ClientRegistry } from '../http/clients.js';
+import { checkBind } from './bind-check.js';
 
 export interface ServeOptions extends CommonOptions {
   stdio?: boolean;
@@ -28,6 +30,9 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   }
   if (options.http && options.stdio) throw new UsageError('choose one face: --stdio or --http');
   const { config, log, dataDir } = await loadContext(options, 'info');
+  // Before anything starts: an HTTP face off loopback needs client tokens (exit 2 with the fix).
+  const clients = new ClientRegistry(config.settings.clients, process.env, config.file);
+  if (options.http) checkBind(options.host ?? config.settings.http.host, clients.enabled, config.settings.http.unauthenticatedAdmin);
   const mode = options.mode ?? config.settings.mode;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.
   const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message), onWarning: (message) => log.warn(message) } });
@@ -43,6 +48,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   }
   const gateway = gatewayFor(config, {}, { store, metrics: createMetricsRegistry() });
   const settings = config.settings;
+  gateway.limits = { ...settings.limits };
   gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
   await gateway.applyServers(config.servers);
   void gateway
@@ -114,6 +120,9 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
         allowedOrigins: config.settings.http.allowedOrigins,
         sessionIdleMs: config.settings.sessionIdleMs,
         mode,
+        clients,
+        unauthenticatedAdmin: config.settings.http.unauthenticatedAdmin,
+        limits: config.settings.limits,
       });
     } catch (error) {
       await watcher.close().catch(() => undefined);

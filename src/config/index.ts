@@ -23,4 +23,6 @@ export type {
   SwitchboardSettings,
   HttpSettings,
   SearchSettings,
+  ClientSettings,
+  LimitSettings,
 } from './types.js';

@@ -167,6 +167,7 @@ function normalize(key: string, entry: ServerEntry, baseDir: string): ServerConf
       args: [...(entry.args ?? [])],
       env: { ...(entry.env ?? {}) },
       ...(entry.cwd === undefined ? {} : { cwd: path.resolve(baseDir, entry.cwd) }),
+      ...(entry.inheritEnv === true ? { inheritEnv: true } : {}),
       disabled,
       ...description,
     };

@@ -1,6 +1,6 @@
 // Owns the zod schemas for .mcp.json server entries and the "switchboard" settings block, and DEFAULT_SETTINGS.
 import { z } from 'zod';
-import type { SwitchboardSettings } from './types.js';
+import type { ClientSettings, SwitchboardSettings } from './types.js';
 
 /** Every `type` a server entry may have; a missing type means stdio, or http when the entry has a `url`. */
 export const SERVER_TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'] as const;
@@ -41,6 +41,8 @@ export const stdioEntrySchema = z.looseObject({
   args: z.array(z.string()).optional(),
   env: stringMap.optional(),
   cwd: z.string().min(1).optional(),
+  /** Pass the gateway's whole environment to the child (default: only `env` plus PATH, HOME, USER, SHELL, TERM, LOGNAME). */
+  inheritEnv: z.boolean().optional(),
   ...commonFields,
 });
 
@@ -81,6 +83,8 @@ export const httpSettingsSchema = z.strictObject({
   port: z.int().min(0).max(65535).optional(),
   allowedOrigins: z.array(z.string().min(1)).optional(),
   allowedHosts: z.array(z.string().min(1)).optional(),
+  /** Loopback binds only: state-changing admin routes (/api POST/PUT/DELETE) without a client token. */
+  unauthenticatedAdmin: z.boolean().optional(),
 });
 
 export const resilienceSettingsSchema = z.strictObject({
@@ -112,6 +116,51 @@ export const searchSettingsSchema = z.strictObject({
   priors: z.boolean().optional(),
 });
 
+// --- Client authentication and limits (issue #14) ---
+const TOKEN_HASH = /^sha256:[0-9a-f]{64}$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** One HTTP client allowed in: its token (hashed, or the name of an env variable holding it) and its scope. */
+export const clientSchema = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1 to 64 characters from A-Z a-z 0-9 _ . -' }),
+    tokenHash: z.string().regex(TOKEN_HASH, { message: 'must be "sha256:" and 64 hex digits, as printed by `switchboard token create <client>`' }).optional(),
+    tokenEnv: z.string().regex(ENV_NAME, { message: 'must be the NAME of an environment variable holding the token (never the token itself)' }).optional(),
+    /** Server keys (globs) the client may reach; absent: every server. */
+    servers: z.array(z.string().min(1)).optional(),
+    /** Tool globs, matched against `server.tool` and the exposed name; absent: every tool of its servers. */
+    tools: z.array(z.string().min(1)).optional(),
+    mode: z.enum(['passthrough', 'toolset', 'meta', 'auto']).optional(),
+    toolset: z.string().min(1).optional(),
+    /** May use the state-changing admin routes. */
+    admin: z.boolean().optional(),
+    /** Requests per minute (HTTP requests of every kind); absent: limits.requestsPerMinute. */
+    requestsPerMinute: z.int().min(1).optional(),
+    /** Open MCP sessions at once; absent: limits.sessionsPerClient. */
+    maxSessions: z.int().min(1).optional(),
+  })
+  .refine((c) => (c.tokenHash === undefined) !== (c.tokenEnv === undefined), { message: 'needs exactly one of "tokenHash" or "tokenEnv"' });
+
+export const limitsSettingsSchema = z.strictObject({
+  /** Bytes of a request body before a session exists (initialize). */
+  maxInitializeBodyBytes: z.int().min(1024).optional(),
+  /** Bytes of any other request body. */
+  maxBodyBytes: z.int().min(1024).optional(),
+  /** Nesting depth of request params (arrays and objects). */
+  maxJsonDepth: z.int().min(8).max(10_000).optional(),
+  sessionsPerClient: z.int().min(1).optional(),
+  concurrentCallsPerSession: z.int().min(1).optional(),
+  /** Characters of text/binary content in one tool result; more is cut with a notice. */
+  maxResultChars: z.int().min(1024).optional(),
+  /** Characters of a tool name accepted (longer: -32602, never stored). */
+  maxToolNameLength: z.int().min(16).max(4096).optional(),
+  /** Characters of a search query kept for learning. */
+  maxQueryLength: z.int().min(16).max(10_000).optional(),
+  /** Learned queries one session may contribute. */
+  learnedQueriesPerSession: z.int().min(0).optional(),
+  requestsPerMinute: z.int().min(1).optional(),
+});
+
 /** The `"switchboard"` block, or the whole of switchboard.json. Every key optional; see DEFAULT_SETTINGS. */
 export const settingsSchema = z.strictObject({
   separator: z
@@ -135,6 +184,8 @@ export const settingsSchema = z.strictObject({
   tokenBudget: z.int().min(1).optional(),
   maxFallbacks: z.int().min(0).max(20).optional(),
   search: searchSettingsSchema.optional(),
+  clients: z.array(clientSchema).max(1000).optional(),
+  limits: limitsSettingsSchema.optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -145,6 +196,7 @@ export const SETTINGS_KEYS: Readonly<Record<string, readonly string[]>> = {
   resilience: Object.keys(resilienceSettingsSchema.shape),
   search: Object.keys(searchSettingsSchema.shape),
   'search.embeddings': Object.keys(embeddingSettingsSchema.shape),
+  limits: Object.keys(limitsSettingsSchema.shape),
 };
 
 /** The one place settings defaults live. Frozen: copy before changing. */
@@ -156,6 +208,7 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
     port: 3333,
     allowedOrigins: Object.freeze([]) as unknown as string[],
     allowedHosts: Object.freeze([]) as unknown as string[],
+    unauthenticatedAdmin: false,
   }),
   sessionIdleMs: 30 * 60 * 1000,
   requestTimeoutMs: 60_000,
@@ -180,4 +233,17 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   tokenBudget: 20_000,
   maxFallbacks: 3,
   search: Object.freeze({ learning: true, learningHalfLifeDays: 30, priors: true }),
+  clients: Object.freeze([]) as unknown as ClientSettings[],
+  limits: Object.freeze({
+    maxInitializeBodyBytes: 1024 * 1024,
+    maxBodyBytes: 16 * 1024 * 1024,
+    maxJsonDepth: 64,
+    sessionsPerClient: 64,
+    concurrentCallsPerSession: 32,
+    maxResultChars: 32 * 1024 * 1024,
+    maxToolNameLength: 256,
+    maxQueryLength: 500,
+    learnedQueriesPerSession: 20,
+    requestsPerMinute: 1200,
+  }),
 });

@@ -10,6 +10,8 @@ export type ServerConfig =
       env: Record<string, string>;
       /** Absolute (a relative cwd in the file is resolved against the file's folder). */
       cwd?: string;
+      /** The child gets the gateway's whole environment, not just `env` plus a safe base. */
+      inheritEnv?: boolean;
       disabled: boolean;
       description?: string;
     } & ServerResilience)
@@ -44,6 +46,8 @@ export interface HttpSettings {
   port: number;
   allowedOrigins: string[];
   allowedHosts: string[];
+  /** Loopback binds only: allow state-changing admin routes without a client token. */
+  unauthenticatedAdmin: boolean;
 }
 
 export interface ResilienceSettings {
@@ -91,6 +95,38 @@ export interface SwitchboardSettings {
   /** At most this many fallback suggestions on a failed tool call (0: none). */
   maxFallbacks: number;
   search: SearchSettings;
+  /** HTTP clients and their scopes (see docs/security.md); empty: no tokens (loopback binds only). */
+  clients: ClientSettings[];
+  limits: LimitSettings;
+}
+
+// --- Client authentication and limits (issue #14) ---
+export interface ClientSettings {
+  name: string;
+  /** `sha256:<hex>` of the token. */
+  tokenHash?: string;
+  /** Name of an environment variable holding the token. */
+  tokenEnv?: string;
+  servers?: string[];
+  tools?: string[];
+  mode?: 'passthrough' | 'toolset' | 'meta' | 'auto';
+  toolset?: string;
+  admin?: boolean;
+  requestsPerMinute?: number;
+  maxSessions?: number;
+}
+
+export interface LimitSettings {
+  maxInitializeBodyBytes: number;
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+  sessionsPerClient: number;
+  concurrentCallsPerSession: number;
+  maxResultChars: number;
+  maxToolNameLength: number;
+  maxQueryLength: number;
+  learnedQueriesPerSession: number;
+  requestsPerMinute: number;
 }
 
 /** Tool search (see docs/search.md). */

@@ -23,6 +23,8 @@ import { viewIncludes, type View } from './view.js';
 import type { FallbackSuggestion } from '../views/fallbacks.js';
 import { ToolSearch } from './tool-search.js';
 import { SessionRouter } from './session-router.js';
+import { DEFAULT_LIMITS } from './input-limits.js';
+import type { LimitSettings } from '../config/index.js';
 
 export const VERSION = '0.1.0';
 
@@ -108,6 +110,8 @@ export class Gateway {
   readonly toolMetrics: ToolMetricsAnnotator | undefined;
   /** Meta-mode settings; set by serve from the configuration before sessions open. */
   meta: MetaSettings = { ...DEFAULT_META_SETTINGS };
+  /** Bounds on client input and results (switchboard.limits); set by serve before sessions open. */
+  limits: LimitSettings = { ...DEFAULT_LIMITS };
 
   constructor(settings: Partial<GatewaySettings> = {}, services: GatewayServices = {}) {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };

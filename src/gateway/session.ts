@@ -20,6 +20,9 @@ import type { NamedEntry } from '../catalog/naming.js';
 import { META_TOOL_NAMES } from '../views/meta-tools.js';
 import { callMetaTool, metaToolList } from './meta-calls.js';
 import type { FallbackSuggestion } from '../views/fallbacks.js';
+import type { ClientScope } from '../views/scope.js';
+import { boundResult, checkDepth, checkName, TOO_MANY_REQUESTS } from './input-limits.js';
+import { scopeEntries } from './scope-filter.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -60,6 +63,10 @@ export class GatewaySession {
   private cachedProfile: CapabilityProfile | undefined;
   /** The toolset this session equipped itself (name undefined: unequipped); unset: it follows the gateway's default. */
   private ownToolset: { name: string | undefined } | undefined;
+  /** The authenticated HTTP client's scope (undefined: unrestricted); listings are filtered and calls checked by it. */
+  scope: ClientScope | undefined;
+  /** tools/call requests now running (bounded by limits.concurrentCallsPerSession). */
+  private callsRunning = 0;
 
   constructor(
     readonly gateway: Gateway,
@@ -114,6 +121,12 @@ export class GatewaySession {
     const pageSize = this.gateway.settings.pageSize;
     const single = this.view.kind === 'server' ? this.view.server : undefined;
     if (this.view.kind === 'management') return this.handleManagement(request, params);
+    checkDepth(params, this.gateway.limits);
+    if (this.scope) return scopeEntries(this.scope, request.method, await this.dispatch(request, params, ctx, pageSize, single), () => this.catalog(), single);
+    return this.dispatch(request, params, ctx, pageSize, single);
+  }
+
+  private async dispatch(request: JSONRPCRequest, params: Params, ctx: ServerContext, pageSize: number, single: string | undefined): Promise<Result> {
     switch (request.method) {
       case 'tools/list': {
         const catalog = await this.catalog();
@@ -227,6 +240,7 @@ export class GatewaySession {
    * structuredContent (plus one text line) for isError results.
    */
   async forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext, retrying = false): Promise<Result> {
+    if (this.scope && !this.scope.allowsTool(entry.serverKey, entry.originalName, exposed)) return this.refused(`tool "${exposed}"`);
     try {
       const connection = await this.connectionFor(entry.serverKey);
       const result = await this.forward(connection, request, params, ctx, exposed);
@@ -301,6 +315,11 @@ export class GatewaySession {
     return this.ownToolset === undefined;
   }
 
+  /** A tool call outside the client's scope: a tool error the model can read, nothing forwarded. */
+  private refused(what: string): Result {
+    return { isError: true, content: [{ type: 'text', text: this.scope!.refusal(what) }], _meta: { 'switchboard/forbidden': true } };
+  }
+
   private toolsetContext(): ToolsetToolContext {
     const toolsets = this.gateway.toolsets;
     if (!toolsets) throw new ProtocolError(-32603, 'Toolsets need the store, and this gateway runs without one.');
@@ -335,7 +354,26 @@ export class GatewaySession {
   private async callNamed(kind: 'tools' | 'prompts', request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
     const name = params.name;
     if (typeof name !== 'string') throw new ProtocolError(-32602, `Invalid params: "name" must be a string`);
+    checkName(name, this.gateway.limits);
+    if (kind === 'tools') {
+      const limit = this.gateway.limits.concurrentCallsPerSession;
+      if (this.callsRunning >= limit) {
+        throw new ProtocolError(TOO_MANY_REQUESTS, `Too many concurrent tool calls in this session: ${limit} are running (switchboard.limits.concurrentCallsPerSession). Wait for one to finish.`, { limit });
+      }
+      this.callsRunning++;
+      try {
+        const result = await this.callNamedChecked(kind, request, params, ctx, name);
+        return boundResult(result, this.gateway.limits.maxResultChars);
+      } finally {
+        this.callsRunning--;
+      }
+    }
+    return this.callNamedChecked(kind, request, params, ctx, name);
+  }
+
+  private async callNamedChecked(kind: 'tools' | 'prompts', request: JSONRPCRequest, params: Params, ctx: ServerContext, name: string): Promise<Result> {
     if (this.view.kind === 'server') {
+      if (this.scope && kind === 'tools' && !this.scope.allowsTool(this.view.server, name)) return this.refused(`tool "${name}" of server "${this.view.server}"`);
       const connection = await this.connectionFor(this.view.server);
       if (kind === 'tools' && selectTools([{ name }], connection.config).length === 0) {
         throw new ProtocolError(-32602, `Tool "${name}" is disabled on server "${this.view.server}" (enabledTools / disabledTools in its configuration).`, { name, disabled: true });
@@ -364,6 +402,7 @@ export class GatewaySession {
       throw new ProtocolError(-32602, `Tool "${name}" is not in ${where}. List tools to see what is available, or equip a toolset that has it.`, { name });
     }
     if (kind === 'tools') return this.forwardTool(catalog, entry, name, request, { ...params, name: entry.originalName }, ctx);
+    if (this.scope && !this.scope.allowsServer(entry.serverKey)) throw new ProtocolError(-32602, this.scope.refusal(`prompt "${name}"`), { name, forbidden: true });
     const connection = await this.connectionFor(entry.serverKey);
     return this.forward(connection, request, { ...params, name: entry.originalName }, ctx, name);
   }
@@ -375,6 +414,7 @@ export class GatewaySession {
     if (!owner) {
       throw new ProtocolError(-32602, `Resource not found: no server lists "${uri}" or a template matching it. List resources and resource templates to see what is available.`, { uri });
     }
+    if (this.scope && !this.scope.allowsServer(owner)) throw new ProtocolError(-32602, this.scope.refusal(`resource "${uri}"`), { uri, forbidden: true });
     return this.connectionFor(owner);
   }
 

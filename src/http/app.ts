@@ -12,6 +12,11 @@ import type { Gateway } from '../gateway/gateway.js';
 import { MANAGEMENT, viewForMode, type Mode } from '../gateway/view.js';
 import { originGuard, type GuardOptions } from './guard.js';
 import { HttpSessions } from './sessions.js';
+import { authGuard, type AuthVariables } from './auth.js';
+import { ClientRegistry, type AuthenticatedClient } from './clients.js';
+import { isLoopbackHost } from './loopback.js';
+import type { LimitSettings } from '../config/index.js';
+import { DEFAULT_LIMITS } from '../gateway/input-limits.js';
 import { changesFor, parseLimit } from '../cli/changes.js';
 import { UsageError } from '../cli/inventory.js';
 import { parseSince } from '../cli/metrics.js';
@@ -23,12 +28,19 @@ export interface AppOptions extends GuardOptions {
   sessionIdleMs: number;
   /** What /mcp serves (default passthrough). */
   mode?: Mode;
+  /** Configured clients (default none: no tokens, loopback only). */
+  clients?: ClientRegistry;
+  /** Loopback binds without clients: state-changing admin routes need no token. */
+  unauthenticatedAdmin?: boolean;
+  limits?: LimitSettings;
 }
 
-export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; sessions: HttpSessions } {
-  const sessions = new HttpSessions(gateway, options.sessionIdleMs);
-  const app = new Hono();
+export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ Variables: AuthVariables }>; sessions: HttpSessions } {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const sessions = new HttpSessions(gateway, options.sessionIdleMs, limits);
+  const app = new Hono<{ Variables: AuthVariables }>();
   app.use('*', originGuard(options));
+  app.use('*', authGuard({ clients: options.clients ?? new ClientRegistry([]), unauthenticatedAdmin: options.unauthenticatedAdmin ?? false, loopback: isLoopbackHost(options.boundHost), requestsPerMinute: limits.requestsPerMinute }));
 
   app.get('/healthz', (c) =>
     c.json({
@@ -141,17 +153,28 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
   });
 
   const mainView = viewForMode(options.mode ?? 'passthrough');
-  app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', mainView));
+  /** A client's own mode or toolset (switchboard.clients[].mode / toolset) replaces the gateway's on /mcp. */
+  const viewFor = (client: AuthenticatedClient | undefined) =>
+    client?.settings.toolset ? { kind: 'fixed-toolset' as const, name: client.settings.toolset } : client?.settings.mode ? viewForMode(client.settings.mode) : mainView;
+  app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', viewFor(c.get('client')), c.get('client')));
   app.all('/toolsets/:name/mcp', (c) => {
     const name = c.req.param('name');
     if (!gateway.toolsets?.get(name)) {
       const known = gateway.toolsets?.list().map((t) => t.name).join(', ') || 'none';
       return c.json({ jsonrpc: '2.0', error: { code: -32001, message: `Unknown toolset "${name}". Saved toolsets: ${known}.` }, id: null }, 404);
     }
-    return sessions.handle(c.req.raw, `/toolsets/${name}/mcp`, { kind: 'fixed-toolset', name });
+    return sessions.handle(c.req.raw, `/toolsets/${name}/mcp`, { kind: 'fixed-toolset', name }, c.get('client'));
   });
-  app.all('/gateway/mcp', (c) => sessions.handle(c.req.raw, '/gateway/mcp', MANAGEMENT));
-  app.all('/g/mcp', (c) => sessions.handle(c.req.raw, '/gateway/mcp', MANAGEMENT));
+  /** The management tools read every server's metrics: scoped clients are kept out. */
+  const management = (c: { get(key: 'client'): AuthenticatedClient | undefined; req: { raw: Request } }) => {
+    const client = c.get('client');
+    if (client && !client.scope.unrestricted) {
+      return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: client.scope.refusal('the management endpoint') }, id: null }, { status: 403 });
+    }
+    return sessions.handle(c.req.raw, '/gateway/mcp', MANAGEMENT, client);
+  };
+  app.all('/gateway/mcp', (c) => management(c));
+  app.all('/g/mcp', (c) => management(c));
 
   const perServer = (prefix: string) =>
     app.all(`${prefix}/:key/mcp`, (c) => {
@@ -160,7 +183,11 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
         const known = gateway.pool.keys().join(', ') || 'none';
         return c.json({ jsonrpc: '2.0', error: { code: -32001, message: `Unknown server "${key}". Configured servers: ${known}.` }, id: null }, 404);
       }
-      return sessions.handle(c.req.raw, `/servers/${key}/mcp`, { kind: 'server', server: key });
+      const client = c.get('client');
+      if (client && !client.scope.allowsServer(key)) {
+        return c.json({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: ${client.scope.refusal(`server "${key}"`)}` }, id: null }, 403);
+      }
+      return sessions.handle(c.req.raw, `/servers/${key}/mcp`, { kind: 'server', server: key }, client);
     });
   perServer('/servers');
   perServer('/s');

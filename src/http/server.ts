@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { Gateway } from '../gateway/gateway.js';
 import { createApp } from './app.js';
 import type { Mode } from '../gateway/view.js';
+import type { ClientRegistry } from './clients.js';
+import type { LimitSettings } from '../config/index.js';
 
 export interface HttpFaceOptions {
   host: string;
@@ -13,6 +15,9 @@ export interface HttpFaceOptions {
   allowedOrigins: string[];
   sessionIdleMs: number;
   mode?: Mode;
+  clients?: ClientRegistry;
+  unauthenticatedAdmin?: boolean;
+  limits?: LimitSettings;
 }
 
 export interface RunningHttpFace {

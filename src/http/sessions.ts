@@ -8,11 +8,17 @@ import type { Gateway } from '../gateway/gateway.js';
 import type { GatewaySession } from '../gateway/session.js';
 import type { View } from '../gateway/view.js';
 import { moduleLogger } from '../logging/logger.js';
+import type { LimitSettings } from '../config/index.js';
+import { DEFAULT_LIMITS, deeperThan } from '../gateway/input-limits.js';
+import type { AuthenticatedClient } from './clients.js';
+import { readJsonBody } from './body.js';
 
 interface HttpSession {
   transport: WebStandardStreamableHTTPServerTransport;
   session: GatewaySession;
   endpoint: string;
+  /** The authenticated client that opened it (undefined without client tokens); only it may use the session. */
+  client: string | undefined;
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -30,6 +36,7 @@ export class HttpSessions {
   constructor(
     private readonly gateway: Gateway,
     private readonly idleMs: number,
+    private readonly limits: LimitSettings = DEFAULT_LIMITS,
   ) {
     this.reaper = setInterval(() => this.reap(), Math.max(1000, Math.min(60_000, Math.floor(idleMs / 2))));
     this.reaper.unref();
@@ -39,34 +46,56 @@ export class HttpSessions {
     return this.sessions.size;
   }
 
-  /** Handles one request for an endpoint (`/mcp`, `/servers/x/mcp`) that serves `view`. */
-  async handle(request: Request, endpoint: string, view: View): Promise<Response> {
+  /** Handles one request for an endpoint (`/mcp`, `/servers/x/mcp`) that serves `view`, for `client` (when tokens are in use). */
+  async handle(request: Request, endpoint: string, view: View, client?: AuthenticatedClient): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const existing = this.sessions.get(sessionId);
-      if (!existing || existing.endpoint !== endpoint) return jsonRpcError(404, -32001, 'Session not found: it ended or never existed here. Initialize a new session.');
+      if (!existing || existing.endpoint !== endpoint || existing.client !== client?.name) return jsonRpcError(404, -32001, 'Session not found: it ended or never existed here. Initialize a new session.');
       existing.session.lastActive = Date.now();
-      return existing.transport.handleRequest(request);
+      if (request.method !== 'POST') return existing.transport.handleRequest(request);
+      const read = await readJsonBody(request, this.limits.maxBodyBytes);
+      if (!read.ok) return jsonRpcError(read.status, read.code, read.message);
+      if (deeperThan(read.body, this.limits.maxJsonDepth + 3)) return this.tooDeep();
+      return existing.transport.handleRequest(request, { parsedBody: read.body });
     }
     if (request.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    let body: unknown;
-    try {
-      body = await request.json();
-    } catch {
-      return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON');
+    // Refused before the body is read or a session exists: a rejected initialize must cost nothing.
+    const contentType = request.headers.get('content-type') ?? '';
+    if (!/^application\/json\b/i.test(contentType)) return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    const accept = request.headers.get('accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      return jsonRpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
     }
+    const read = await readJsonBody(request, this.limits.maxInitializeBodyBytes);
+    if (!read.ok) return jsonRpcError(read.status, read.code, read.message);
+    const body = read.body;
+    if (deeperThan(body, this.limits.maxJsonDepth + 3)) return this.tooDeep();
     const initialize = (Array.isArray(body) ? body : [body]).find((m) => isInitializeRequest(m));
     if (!initialize) return jsonRpcError(400, -32000, 'Bad Request: no valid session id; send initialize first');
-    return this.open(request, body, endpoint, view, initialize.params.capabilities);
+    if (client) {
+      const max = client.settings.maxSessions ?? this.limits.sessionsPerClient;
+      let open = 0;
+      for (const entry of this.sessions.values()) if (entry.client === client.name) open++;
+      if (open >= max) {
+        return jsonRpcError(429, -32000, `Too many sessions: client "${client.name}" has ${open} open (limit ${max}, switchboard.clients[].maxSessions / limits.sessionsPerClient). End one with DELETE or let it idle out.`);
+      }
+    }
+    return this.open(request, body, endpoint, view, initialize.params.capabilities, client);
   }
 
-  private async open(request: Request, body: unknown, endpoint: string, view: View, capabilities: ClientCapabilities): Promise<Response> {
+  private tooDeep(): Response {
+    return jsonRpcError(400, -32602, `Invalid params: nested deeper than ${this.limits.maxJsonDepth} levels (switchboard.limits.maxJsonDepth)`);
+  }
+
+  private async open(request: Request, body: unknown, endpoint: string, view: View, capabilities: ClientCapabilities, client: AuthenticatedClient | undefined): Promise<Response> {
     const session = await this.gateway.createSession(view, capabilities);
+    session.scope = client && !client.scope.unrestricted ? client.scope : undefined;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, session, endpoint });
-        this.log.info({ session: id, endpoint }, 'session opened');
+        this.sessions.set(id, { transport, session, endpoint, client: client?.name });
+        this.log.info({ session: id, endpoint, ...(client && { client: client.name }) }, 'session opened');
       },
       onsessionclosed: (id) => this.forget(id),
     });
@@ -75,7 +104,13 @@ export class HttpSessions {
       this.gateway.endSession(session);
     };
     await session.server.connect(transport);
-    return transport.handleRequest(request, { parsedBody: body });
+    const response = await transport.handleRequest(request, { parsedBody: body });
+    // The transport refused the initialize (bad protocol version, headers, ...): nothing keeps the session.
+    if (!transport.sessionId || !this.sessions.has(transport.sessionId)) {
+      this.gateway.endSession(session);
+      void transport.close().catch(() => undefined);
+    }
+    return response;
   }
 
   private forget(id: string): void {

@@ -43,7 +43,9 @@ export function buildTransport(config: ServerConfig, options: { maxMessageBytes?
     const stdio = new StdioClientTransport({
       command: config.command,
       args: config.args,
-      env: config.env,
+      // The SDK adds only a safe base (PATH, HOME, USER, SHELL, TERM, LOGNAME) to `env`: the gateway's
+      // own secrets stay out of children unless the entry asks for `inheritEnv`.
+      env: config.inheritEnv ? { ...(process.env as Record<string, string>), ...config.env } : config.env,
       cwd: config.cwd,
       stderr: 'pipe',
       ...(options.maxMessageBytes && { maxBufferSize: options.maxMessageBytes }),

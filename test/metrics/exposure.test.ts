@@ -76,7 +76,7 @@ describe('metrics exposure through a running gateway', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    const config = await writeConfig({ fault: fixtureServer('fault-server.ts') });
+    const config = await writeConfig({ fault: fixtureServer('fault-server.ts') }, { http: { unauthenticatedAdmin: true } }); // DELETE /api/metrics without a token (loopback)
     dataDir = dataDirFor(config)[1]!;
     gateway = await startHttpGateway(config);
     user = await connectHttp(gateway.url);
@@ -212,7 +212,7 @@ describe('metrics exposure through a running gateway', () => {
 describe('admin API without a store', () => {
   it('answers 404 with a clear message', async () => {
     const gateway = new Gateway();
-    const { app, sessions } = createApp(gateway, { sessionIdleMs: 60_000, boundHost: '127.0.0.1', allowedHosts: [], allowedOrigins: [] });
+    const { app, sessions } = createApp(gateway, { sessionIdleMs: 60_000, boundHost: '127.0.0.1', allowedHosts: [], allowedOrigins: [], unauthenticatedAdmin: true });
     try {
       for (const [method, path] of [['GET', '/api/metrics'], ['DELETE', '/api/metrics?server=x'], ['GET', '/api/changes']] as const) {
         const response = await app.request(`http://127.0.0.1${path}`, { method, headers: { host: '127.0.0.1' } });

@@ -28,7 +28,7 @@ describe('hybrid search with an embeddings endpoint', () => {
   afterAll(async () => standIn?.close());
 
   it('embeds once, searches in every mode, keeps vectors across restarts and falls back to lexical when the endpoint fails', async () => {
-    const config = await writeConfig(twins(), { search: { embeddings: { baseUrl: standIn.baseUrl, model: 'stand-in', batchSize: 8 } } });
+    const config = await writeConfig(twins(), { search: { embeddings: { baseUrl: standIn.baseUrl, model: 'stand-in', batchSize: 8 } }, http: { unauthenticatedAdmin: true } });
     let gateway = await startHttpGateway(config);
     try {
       // serve embeds every tool in the background once the servers are listed.
@@ -95,7 +95,7 @@ describe('hybrid search with an embeddings endpoint', () => {
   });
 
   it('answers 409 to /api/tools/embed when no endpoint is configured', async () => {
-    const gateway = await startHttpGateway(await writeConfig({ fault: fixtureServer('fault-server.ts') }));
+    const gateway = await startHttpGateway(await writeConfig({ fault: fixtureServer('fault-server.ts') }, { http: { unauthenticatedAdmin: true } }));
     try {
       const response = await post(`${gateway.url}/api/tools/embed`, {});
       expect(response.status).toBe(409);

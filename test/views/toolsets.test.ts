@@ -162,10 +162,13 @@ describe('toolsets over stdio', () => {
 
 describe('per-server tool selection', () => {
   it('hides disabled tools in every mode and refuses to call them', async () => {
-    const config = await writeConfig({
-      git: { ...SERVERS.git, disabledTools: ['push'] },
-      docker: { ...SERVERS.docker, enabledTools: ['ps'] },
-    });
+    const config = await writeConfig(
+      {
+        git: { ...SERVERS.git, disabledTools: ['push'] },
+        docker: { ...SERVERS.docker, enabledTools: ['ps'] },
+      },
+      { http: { unauthenticatedAdmin: true } }, // PUT /api/servers/git/tools without a token (loopback)
+    );
     const gateway = await startHttpGateway(config);
     try {
       const client = newClient();

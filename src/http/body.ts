@@ -1,0 +1,32 @@
+// Owns reading an HTTP request body within a byte limit (a declared Content-Length over it is
+// refused unread; a streamed body stops being read at the limit), then parsing it as JSON.
+export type BodyResult = { ok: true; body: unknown } | { ok: false; status: 400 | 413; code: number; message: string };
+
+export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
+  const tooLarge = { ok: false as const, status: 413 as const, code: -32600, message: `Payload Too Large: a request body here may be at most ${maxBytes} bytes (switchboard.limits).` };
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await request.body?.cancel().catch(() => undefined);
+    return tooLarge;
+  }
+  if (!request.body) return { ok: false, status: 400, code: -32700, message: 'Parse error: the body is empty' };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return tooLarge;
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks, received).toString('utf8');
+  try {
+    return { ok: true, body: JSON.parse(text) };
+  } catch {
+    return { ok: false, status: 400, code: -32700, message: 'Parse error: the body is not valid JSON' };
+  }
+}
