@@ -23,4 +23,6 @@ export type {
   SwitchboardSettings,
   HttpSettings,
   SearchSettings,
+  OptimizationSettings,
+  OptimizationBackendSettings,
 } from './types.js';

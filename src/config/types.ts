@@ -91,6 +91,45 @@ export interface SwitchboardSettings {
   /** At most this many fallback suggestions on a failed tool call (0: none). */
   maxFallbacks: number;
   search: SearchSettings;
+  /** Description overrides by server key and original tool name; they win over promotions. */
+  descriptions: Record<string, Record<string, string>>;
+  optimization: OptimizationSettings;
+}
+
+/** Description optimization (see docs/optimization.md). */
+export interface OptimizationSettings {
+  /** Exposes the optimization tools on /gateway/mcp and the `optimize` CLI (overrides and promotions apply regardless). */
+  enabled: boolean;
+  backends: OptimizationBackendSettings[];
+  /** Candidates generated per tool. */
+  candidates: number;
+  /** Repeats of every (subject, prompt) pair. */
+  repeats: number;
+  /** Thresholds of the promotion rule; unset ones take the defaults in src/optimize/rule.ts. */
+  rule: Partial<{
+    minGain: number;
+    alpha: number;
+    maxCategoryDrop: number;
+    categoryBoundLevel: number;
+    minNegativeRate: number;
+    paraphraseKeep: number;
+    beatParaphraseControl: boolean;
+    noStealing: boolean;
+    holdoutNoCategoryDrop: boolean;
+    holdoutOverallAtLeastCanonical: boolean;
+  }>;
+}
+
+export interface OptimizationBackendSettings {
+  name: string;
+  type: 'retrieval' | 'openai' | 'anthropic' | 'claude-code';
+  baseUrl?: string;
+  model?: string;
+  /** NAME of the environment variable holding the API key. */
+  apiKeyEnv?: string;
+  /** claude-code: the executable (default "claude"). */
+  command?: string;
+  timeoutMs?: number;
 }
 
 /** Tool search (see docs/search.md). */
