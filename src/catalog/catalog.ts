@@ -10,6 +10,7 @@ import type { CapabilityProfile } from '../servers/profile.js';
 import type { CatalogRepository } from '../store/index.js';
 import { buildNameTable, type NameTable, type NamedEntry } from './naming.js';
 import { repairNamed, repairTools, selectTools } from './repair.js';
+import type { DescriptionOverlay } from './overlay.js';
 
 export type Entry = Record<string, unknown>;
 export const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
@@ -32,6 +33,8 @@ export interface CatalogOptions {
   repository?: CatalogRepository;
   /** Serve a cached listing instead of starting a server that is not running yet. */
   lazy?: boolean;
+  /** Description overrides and promotions, applied to every listing of tools (see overlay.ts). */
+  overlay?: DescriptionOverlay;
 }
 
 export interface NamingSettings {
@@ -54,6 +57,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   /** Merged lists, built once per change (tools/list is a hot path). */
   private merged: Partial<Record<ListKind, Entry[]>> = {};
   private readonly log = moduleLogger('catalog');
+  /** Each server's tools as listed, before the description overlay. */
+  private readonly canonicalTools = new Map<string, Entry[]>();
 
   constructor(
     private readonly pool: ServerPool,
@@ -90,7 +95,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     const id = this.storageKey(key);
     const cached = LIST_KINDS.map((kind) => repository.loadListing(id, kind));
     if (cached.some((c) => c === undefined)) return false;
-    const [tools, prompts, resources, resourceTemplates] = cached as Entry[][];
+    const [canonical, prompts, resources, resourceTemplates] = cached as Entry[][];
+    const tools = this.overlaid(key, canonical);
     this.listings.set(key, { tools, prompts, resources, resourceTemplates, warnings: [], cached: true, listedAt: new Date(repository.listedAt(id) ?? Date.now()) });
     return true;
   }
@@ -109,6 +115,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     const previous = this.listings.get(key);
     if (!previous) return;
     this.listings.delete(key);
+    this.canonicalTools.delete(key);
     this.invalidate();
     const kinds = LIST_KINDS.filter((k) => previous[k].length > 0);
     if (kinds.length) this.emit('changed', { server: key, kinds });
@@ -145,9 +152,11 @@ export class Catalog extends EventEmitter<CatalogEvents> {
       next.cached = false;
       for (const warning of next.warnings) this.log.warn({ server: key }, warning);
       this.persist(key, next, kinds);
+      if (kinds.includes('tools')) next.tools = this.overlaid(key, next.tools);
     } catch (error) {
       next.error = (error as Error).message;
       for (const kind of LIST_KINDS) next[kind] = [];
+      this.canonicalTools.set(key, []);
     }
     if (!this.pool.has(key)) return; // removed while listing
     this.listings.set(key, next);
@@ -155,6 +164,38 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     if (changed.length) {
       this.invalidate();
       if (!(quiet && first)) this.emit('changed', { server: key, kinds: changed });
+    }
+  }
+
+  /** Remembers a server's canonical tools and returns what clients see (the overlay applied). */
+  private overlaid(key: string, canonical: Entry[]): Entry[] {
+    this.canonicalTools.set(key, canonical);
+    const overlay = this.options.overlay;
+    if (!overlay) return canonical;
+    try {
+      return overlay.apply(key, canonical);
+    } catch (error) {
+      this.log.error({ server: key, err: (error as Error).message }, 'description overrides could not be applied; serving the canonical descriptions');
+      return canonical;
+    }
+  }
+
+  /** The server's tools as it listed them (no overrides), if listed. */
+  canonical(key: string): Entry[] | undefined {
+    return this.listings.has(key) ? this.canonicalTools.get(key) : undefined;
+  }
+
+  /** Re-applies the overlay (overrides or promotions changed); listeners hear of servers whose tools changed. */
+  reapplyOverlay(servers: readonly string[] = [...this.listings.keys()]): void {
+    for (const key of servers) {
+      const listing = this.listings.get(key);
+      const canonical = this.canonicalTools.get(key);
+      if (!listing || !canonical) continue;
+      const tools = this.overlaid(key, canonical);
+      if (JSON.stringify(tools) === JSON.stringify(listing.tools)) continue;
+      this.listings.set(key, { ...listing, tools });
+      this.invalidate();
+      this.emit('changed', { server: key, kinds: ['tools'] });
     }
   }
 

@@ -6,6 +6,7 @@ import { loadConfig, type LoadedConfig, type SwitchboardSettings } from '../conf
 import { Gateway, type GatewayServices } from '../gateway/gateway.js';
 import { openDatabase, type OpenDatabaseOptions, type Store } from '../store/index.js';
 import { createRootLogger, type Logger } from '../logging/logger.js';
+import { DescriptionOverrides } from '../optimize/overrides.js';
 import type { LevelWithSilent } from 'pino';
 
 export interface CommonOptions {
@@ -63,5 +64,5 @@ export function gatewayFor(config: LoadedConfig, overrides: GatewayOverrides = {
     recordCalls: s.recordCalls,
     includeMetrics: s.includeMetrics,
     search: s.search,
-  }, services);
+  }, { descriptions: new DescriptionOverrides({ repository: services.store?.optimize, descriptions: s.descriptions }), ...services });
 }

@@ -10,6 +10,7 @@ import { gatewayFor, loadContext, openStore, type CommonOptions } from './contex
 import { createMetricsRegistry } from '../metrics/prometheus.js';
 import { UsageError } from './inventory.js';
 import { JournaledMetricsRepository } from '../store/index.js';
+import { DescriptionOverrides } from '../optimize/overrides.js';
 import type { SwitchboardSettings } from '../config/index.js';
 import { ClientRegistry } from '../http/clients.js';
 import { checkBind } from './bind-check.js';
@@ -77,6 +78,10 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     onChange: (next) => {
       log.info({ config: next.file }, 'configuration changed; applying');
       const unapplied = changedSettings(config.settings, next.settings);
+      const overrides = gateway.descriptions instanceof DescriptionOverrides ? gateway.descriptions : undefined;
+      const described = overrides?.setDescriptions(next.settings.descriptions) ?? [];
+      if (described.length) gateway.descriptionsChanged(described);
+      unapplied.splice(0, unapplied.length, ...unapplied.filter((key) => key !== 'descriptions'));
       if (unapplied.length) log.warn({ settings: unapplied }, 'settings changes take effect after a restart; server changes are applied now');
       void gateway.applyServers(next.servers);
     },

@@ -25,4 +25,6 @@ export type {
   SearchSettings,
   ClientSettings,
   LimitSettings,
+  OptimizationSettings,
+  OptimizationBackendSettings,
 } from './types.js';

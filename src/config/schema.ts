@@ -1,6 +1,6 @@
 // Owns the zod schemas for .mcp.json server entries and the "switchboard" settings block, and DEFAULT_SETTINGS.
 import { z } from 'zod';
-import type { ClientSettings, SwitchboardSettings } from './types.js';
+import type { ClientSettings, OptimizationBackendSettings, SwitchboardSettings } from './types.js';
 
 /** Every `type` a server entry may have; a missing type means stdio, or http when the entry has a `url`. */
 export const SERVER_TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'] as const;
@@ -161,6 +161,46 @@ export const limitsSettingsSchema = z.strictObject({
   requestsPerMinute: z.int().min(1).optional(),
 });
 
+// Description optimization (src/optimize, docs/optimization.md).
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be the NAME of an environment variable holding the key (never the key itself)' });
+
+/** One evaluation/generation backend: a model endpoint, the claude CLI, or the offline retrieval backend. */
+export const optimizationBackendSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, { message: 'must be 1 to 40 characters from A-Z a-z 0-9 _ . -' }),
+  type: z.enum(['retrieval', 'openai', 'anthropic', 'claude-code']),
+  baseUrl: z.string().regex(/^https?:\/\/[^\s]+$/, { message: 'must be an http:// or https:// URL' }).optional(),
+  model: z.string().min(1).optional(),
+  apiKeyEnv: envName.optional(),
+  /** claude-code: the executable (default "claude"). */
+  command: z.string().min(1).optional(),
+  timeoutMs: z.int().min(1).max(600_000).optional(),
+});
+
+/** The promotion rule's thresholds (every one configurable; defaults in src/optimize/rule.ts). */
+export const promotionRuleSchema = z.strictObject({
+  minGain: z.number().min(0).max(1).optional(),
+  alpha: z.number().gt(0).lt(1).optional(),
+  maxCategoryDrop: z.number().min(0).max(1).optional(),
+  categoryBoundLevel: z.number().gt(0).lt(1).optional(),
+  minNegativeRate: z.number().min(0).max(1).optional(),
+  paraphraseKeep: z.number().min(0).max(1).optional(),
+  beatParaphraseControl: z.boolean().optional(),
+  noStealing: z.boolean().optional(),
+  holdoutNoCategoryDrop: z.boolean().optional(),
+  holdoutOverallAtLeastCanonical: z.boolean().optional(),
+});
+
+export const optimizationSettingsSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  backends: z.array(optimizationBackendSchema).max(20).optional(),
+  candidates: z.int().min(1).max(20).optional(),
+  repeats: z.int().min(1).max(20).optional(),
+  rule: promotionRuleSchema.optional(),
+});
+
+/** Plain description overrides: {"<server>": {"<tool>": "text"}}. */
+export const descriptionsSettingsSchema = z.record(z.string().min(1), z.record(z.string().min(1), z.string().min(1).max(4000)));
+
 /** The `"switchboard"` block, or the whole of switchboard.json. Every key optional; see DEFAULT_SETTINGS. */
 export const settingsSchema = z.strictObject({
   separator: z
@@ -186,6 +226,8 @@ export const settingsSchema = z.strictObject({
   search: searchSettingsSchema.optional(),
   clients: z.array(clientSchema).max(1000).optional(),
   limits: limitsSettingsSchema.optional(),
+  descriptions: descriptionsSettingsSchema.optional(),
+  optimization: optimizationSettingsSchema.optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -197,6 +239,8 @@ export const SETTINGS_KEYS: Readonly<Record<string, readonly string[]>> = {
   search: Object.keys(searchSettingsSchema.shape),
   'search.embeddings': Object.keys(embeddingSettingsSchema.shape),
   limits: Object.keys(limitsSettingsSchema.shape),
+  optimization: Object.keys(optimizationSettingsSchema.shape),
+  'optimization.rule': Object.keys(promotionRuleSchema.shape),
 };
 
 /** The one place settings defaults live. Frozen: copy before changing. */
@@ -246,4 +290,6 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
     learnedQueriesPerSession: 20,
     requestsPerMinute: 1200,
   }),
+  descriptions: Object.freeze({}) as Record<string, Record<string, string>>,
+  optimization: Object.freeze({ enabled: false, backends: Object.freeze([]) as unknown as OptimizationBackendSettings[], candidates: 4, repeats: 3, rule: Object.freeze({}) }),
 });

@@ -98,6 +98,9 @@ export interface SwitchboardSettings {
   /** HTTP clients and their scopes (see docs/security.md); empty: no tokens (loopback binds only). */
   clients: ClientSettings[];
   limits: LimitSettings;
+  /** Description overrides by server key and original tool name; they win over promotions. */
+  descriptions: Record<string, Record<string, string>>;
+  optimization: OptimizationSettings;
 }
 
 // --- Client authentication and limits (issue #14) ---
@@ -127,6 +130,42 @@ export interface LimitSettings {
   maxQueryLength: number;
   learnedQueriesPerSession: number;
   requestsPerMinute: number;
+}
+
+/** Description optimization (see docs/optimization.md). */
+export interface OptimizationSettings {
+  /** Exposes the optimization tools on /gateway/mcp and the `optimize` CLI (overrides and promotions apply regardless). */
+  enabled: boolean;
+  backends: OptimizationBackendSettings[];
+  /** Candidates generated per tool. */
+  candidates: number;
+  /** Repeats of every (subject, prompt) pair. */
+  repeats: number;
+  /** Thresholds of the promotion rule; unset ones take the defaults in src/optimize/rule.ts. */
+  rule: Partial<{
+    minGain: number;
+    alpha: number;
+    maxCategoryDrop: number;
+    categoryBoundLevel: number;
+    minNegativeRate: number;
+    paraphraseKeep: number;
+    beatParaphraseControl: boolean;
+    noStealing: boolean;
+    holdoutNoCategoryDrop: boolean;
+    holdoutOverallAtLeastCanonical: boolean;
+  }>;
+}
+
+export interface OptimizationBackendSettings {
+  name: string;
+  type: 'retrieval' | 'openai' | 'anthropic' | 'claude-code';
+  baseUrl?: string;
+  model?: string;
+  /** NAME of the environment variable holding the API key. */
+  apiKeyEnv?: string;
+  /** claude-code: the executable (default "claude"). */
+  command?: string;
+  timeoutMs?: number;
 }
 
 /** Tool search (see docs/search.md). */

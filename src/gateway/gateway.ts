@@ -7,6 +7,7 @@ import type { ClientCapabilities, ServerCapabilities, LoggingLevel, Implementati
 import type { SearchSettings, ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
+import type { DescriptionOverlay } from '../catalog/overlay.js';
 import { DEFAULT_RESILIENCE, type Connection, type ConnectionStatus, type ResilienceOptions } from '../servers/connection.js';
 import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
@@ -32,6 +33,8 @@ export const VERSION = '0.1.0';
 export interface GatewayServices {
   store?: Store;
   metrics?: MetricsRegistry;
+  /** Description overrides and promotions, applied on every face (see src/optimize/overrides.ts). */
+  descriptions?: DescriptionOverlay;
 }
 
 export interface GatewaySettings {
@@ -102,6 +105,7 @@ export class Gateway {
   /** Saved and equipped toolsets (needs the store). */
   readonly toolsets: ToolsetService | undefined;
   readonly metrics: MetricsRegistry | undefined;
+  readonly descriptions: DescriptionOverlay | undefined;
   /** Search engines per catalog, learning from use, success-rate priors. */
   readonly search: ToolSearch;
   /** Records calls (store, Prometheus, in-memory per-tool stats), rolls up, checkpoints the WAL. */
@@ -117,6 +121,7 @@ export class Gateway {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
     this.store = services.store;
     this.metrics = services.metrics;
+    this.descriptions = services.descriptions;
     this.calls = new CallRecorder({ store: this.store, registry: this.metrics, record: this.settings.recordCalls, log: this.log });
     this.search = new ToolSearch({ settings: this.settings.search, store: this.store, stats: this.calls.stats, log: this.log, serverDescription: (server) => this.pool.config(server)?.description });
     this.router = new SessionRouter({
@@ -210,12 +215,17 @@ export class Gateway {
   catalogFor(profile: CapabilityProfile): Catalog {
     let catalog = this.catalogs.get(profile.key);
     if (!catalog) {
-      catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget }, { repository: this.store?.catalog, lazy: this.settings.lazy });
+      catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget }, { repository: this.store?.catalog, lazy: this.settings.lazy, overlay: this.descriptions });
       const owner = catalog;
       catalog.on('changed', ({ server, kinds }) => this.router.queueListChanged(owner, server, kinds));
       this.catalogs.set(profile.key, catalog);
     }
     return catalog;
+  }
+
+  /** Description overrides or promotions changed: every catalog re-applies them; clients hear list_changed. */
+  descriptionsChanged(servers?: readonly string[]): void {
+    for (const catalog of this.catalogs.values()) catalog.reapplyOverlay(servers);
   }
 
   /**

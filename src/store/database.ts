@@ -8,6 +8,7 @@ import { StoreError, describeError } from './errors.js';
 import { SqliteMetricsRepository, checkRetentionDays, type MetricsRepository } from './metrics-repository.js';
 import { SqliteLearnedQueryRepository, SqliteVectorRepository, type LearnedQueryRepository, type VectorRepository } from './search-repository.js';
 import { JournaledMetricsRepository, recoverCallJournals, type CallJournalOptions } from './call-journal.js';
+import { SqliteOptimizeRepository, type OptimizeRepository } from './optimize-repository.js';
 import { MIGRATIONS, checkMigrations, migrate, schemaVersion, type Migration } from './migrations.js';
 
 export const DEFAULT_DB_FILE = 'switchboard.db';
@@ -43,6 +44,8 @@ export interface Store {
   readonly toolsets: ToolsetRepository;
   readonly vectors: VectorRepository;
   readonly learnedQueries: LearnedQueryRepository;
+  /** Description optimization: canonical tools, promotions, candidates, golden prompts, eval runs. */
+  readonly optimize: OptimizeRepository;
   /** Problems met while opening that did not stop it (e.g. a call journal that could not be recovered yet). */
   readonly warnings: string[];
   /** Closes the connection (idempotent). Using a repository afterwards throws. */
@@ -132,6 +135,7 @@ function createStore(
     warnings: recovery,
     vectors: new SqliteVectorRepository(db, clock),
     learnedQueries: new SqliteLearnedQueryRepository(db, { clock, halfLifeDays: options.search?.halfLifeDays }),
+    optimize: new SqliteOptimizeRepository(db, clock),
     close() {
       if (!db.open) return;
       journaled?.close();

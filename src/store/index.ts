@@ -25,3 +25,14 @@ export {
   type LearnedQueryOptions,
 } from './search-repository.js';
 export { JournaledMetricsRepository, recoverCallJournals, JOURNAL_DIR, HOST_TAG, type CallJournalOptions, type RecoveryReport } from './call-journal.js';
+export {
+  SqliteOptimizeRepository,
+  type OptimizeRepository,
+  type CanonicalTool,
+  type Promotion,
+  type StoredCandidate,
+  type GoldenPrompt,
+  type PromptCategory,
+  type PromptSplit,
+  type EvalRunRow,
+} from './optimize-repository.js';

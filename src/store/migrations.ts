@@ -151,6 +151,93 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    name: 'optimization',
+    up(db) {
+      db.exec(`
+        -- Description optimization (src/optimize). The canonical tool as its server last listed it, captured
+        -- on first listing; hash: content hash of the tool (name, description, schemas, annotations).
+        CREATE TABLE optimize_canonical_tools (
+          server      TEXT    NOT NULL,
+          tool        TEXT    NOT NULL,
+          hash        TEXT    NOT NULL,
+          definition  TEXT    NOT NULL,
+          captured_at INTEGER NOT NULL,
+          updated_at  INTEGER NOT NULL,
+          PRIMARY KEY (server, tool)
+        ) WITHOUT ROWID;
+
+        -- Promoted descriptions with their evaluation record; history kept (reverted_at set on revert).
+        -- stale = 1: the server changed the tool after the promotion (canonical_hash no longer matches).
+        CREATE TABLE optimize_promotions (
+          id             INTEGER PRIMARY KEY,
+          server         TEXT    NOT NULL,
+          tool           TEXT    NOT NULL,
+          description    TEXT    NOT NULL,
+          candidate_id   TEXT,
+          canonical_hash TEXT    NOT NULL,
+          evaluation     TEXT,
+          forced         INTEGER NOT NULL DEFAULT 0,
+          stale          INTEGER NOT NULL DEFAULT 0,
+          stale_reason   TEXT,
+          promoted_at    INTEGER NOT NULL,
+          reverted_at    INTEGER
+        );
+        CREATE UNIQUE INDEX optimize_promotions_active ON optimize_promotions (server, tool) WHERE reverted_at IS NULL;
+
+        CREATE TABLE optimize_candidates (
+          id          TEXT    PRIMARY KEY,
+          server      TEXT    NOT NULL,
+          tool        TEXT    NOT NULL,
+          description TEXT    NOT NULL,
+          example     TEXT,
+          source      TEXT    NOT NULL,
+          lint        TEXT    NOT NULL,
+          created_at  INTEGER NOT NULL
+        );
+        CREATE INDEX optimize_candidates_tool ON optimize_candidates (server, tool);
+
+        CREATE TABLE optimize_golden_prompts (
+          id          TEXT    PRIMARY KEY,
+          server      TEXT    NOT NULL,
+          tool        TEXT    NOT NULL,
+          category    TEXT    NOT NULL CHECK (category IN ('direct', 'indirect', 'negative')),
+          prompt      TEXT    NOT NULL,
+          should_call INTEGER NOT NULL,
+          notes       TEXT,
+          split       TEXT    NOT NULL CHECK (split IN ('optimize', 'holdout')),
+          source      TEXT    NOT NULL,
+          created_at  INTEGER NOT NULL
+        );
+        CREATE INDEX optimize_golden_prompts_tool ON optimize_golden_prompts (server, tool);
+
+        -- One row per (subject, prompt, repeat) of an evaluation batch. subject: a candidate id, "canonical",
+        -- "paraphrase" (the null control) or "paraphrase:<candidate id>".
+        CREATE TABLE optimize_eval_runs (
+          id          INTEGER PRIMARY KEY,
+          batch       TEXT    NOT NULL,
+          server      TEXT    NOT NULL,
+          tool        TEXT    NOT NULL,
+          subject     TEXT    NOT NULL,
+          prompt_id   TEXT    NOT NULL,
+          repeat      INTEGER NOT NULL,
+          backend     TEXT    NOT NULL,
+          model       TEXT    NOT NULL,
+          arm         TEXT    NOT NULL,
+          tool_called INTEGER NOT NULL,
+          called_tool TEXT,
+          correct     INTEGER NOT NULL,
+          error       TEXT,
+          duration_ms REAL    NOT NULL,
+          tokens      INTEGER,
+          created_at  INTEGER NOT NULL
+        );
+        CREATE INDEX optimize_eval_runs_batch ON optimize_eval_runs (batch);
+        CREATE INDEX optimize_eval_runs_tool ON optimize_eval_runs (server, tool);
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

@@ -286,6 +286,8 @@ describe('settings', () => {
       tokenBudget: 20_000,
       maxFallbacks: 3,
       search: { learning: true, learningHalfLifeDays: 30, priors: true },
+      descriptions: {},
+      optimization: { enabled: false, backends: [], candidates: 4, repeats: 3, rule: {} },
     });
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
   });
@@ -323,6 +325,14 @@ describe('settings', () => {
         learning: false,
         learningHalfLifeDays: 7,
         priors: false,
+      },
+      descriptions: { everything: { echo: 'Echoes the message back.' } },
+      optimization: {
+        enabled: true,
+        backends: [{ name: 'local', type: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen', apiKeyEnv: 'LOCAL_KEY', timeoutMs: 1000 }],
+        candidates: 2,
+        repeats: 5,
+        rule: { minGain: 0.2, alpha: 0.01, maxCategoryDrop: 0.1, categoryBoundLevel: 0.8, minNegativeRate: 0.7, paraphraseKeep: 0.6, beatParaphraseControl: false, noStealing: false, holdoutNoCategoryDrop: false, holdoutOverallAtLeastCanonical: false },
       },
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
