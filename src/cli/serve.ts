@@ -19,6 +19,10 @@ export interface ServeOptions extends CommonOptions {
   port?: string;
   mode?: Mode;
   toolset?: string;
+  /** --log-file <path> (a string) or --no-log-file (false). */
+  logFile?: string | boolean;
+  logRequests?: boolean;
+  logArguments?: boolean;
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
@@ -27,7 +31,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${options.port}")`);
   }
   if (options.http && options.stdio) throw new UsageError('choose one face: --stdio or --http');
-  const { config, log, dataDir } = await loadContext(options, 'info');
+  const { config, log, dataDir, logFile } = await loadContext(options, 'info', { logFile: options.logFile, logRequests: options.logRequests, logArguments: options.logArguments });
   const mode = options.mode ?? config.settings.mode;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.
   const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message), onWarning: (message) => log.warn(message) } });
@@ -64,7 +68,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     })
     .catch((error: Error) => log.debug({ err: error.message }, 'tool budget not checked'));
   const enabled = config.servers.filter((s) => !s.disabled).map((s) => s.key);
-  log.info({ config: config.file, servers: enabled, dataDir, store: store.path }, 'configuration loaded');
+  log.info({ config: config.file, servers: enabled, dataDir, store: store.path, ...(logFile && { logFile }) }, 'configuration loaded');
 
   const watcher = watchConfig(config.file, {
     initial: config,

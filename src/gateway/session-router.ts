@@ -11,6 +11,8 @@ import { REVERSE_METHOD_CAPABILITY, type CapabilityProfile } from '../servers/pr
 import type { GatewaySession } from './session.js';
 import type { SubscriptionRegistry } from './subscriptions.js';
 import { viewIncludes } from './view.js';
+import { correlationOf } from '../logging/correlation.js';
+import { requestLog } from '../logging/request-log.js';
 
 const ANY_RESULT = z.any();
 
@@ -105,7 +107,10 @@ export class SessionRouter {
     const busy = able
       .flatMap((s) => (s.inflight.get(connection) ?? []).map((ctx, order) => ({ ctx, order, active: s.lastActive })))
       .sort((a, b) => b.active - a.active || b.order - a.order)[0];
-    this.host.log.info({ server: connection.key, method: request.method, routed: busy ? 'related' : 'recent' }, 'reverse request');
+    // The request that caused it lends its correlation id (the same as in its call row and request log lines).
+    const correlationId = busy ? correlationOf(busy.ctx) : undefined;
+    this.host.log.info({ server: connection.key, method: request.method, routed: busy ? 'related' : 'recent', ...(correlationId && { correlationId }) }, 'reverse request');
+    if (requestLog) requestLog.reverse({ server: connection.key, method: request.method, ...(correlationId && { correlationId }) });
     if (busy) return busy.ctx.mcpReq.send({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
     const recent = able.sort((a, b) => b.lastActive - a.lastActive)[0];
     if (!recent) {

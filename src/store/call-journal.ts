@@ -19,7 +19,7 @@ import { AppendSink, MappedSink, type JournalSink } from './journal-sinks.js';
 import { startIngestWorker } from './journal-worker-host.js';
 import { LineEncoder } from './journal-line.js';
 import { checkCall, type MetricsRepository } from './metrics-repository.js';
-import type { CallRecord, MetricsFilter, ResetResult, RollupResult, ToolStats, ToolStatsQuery } from './types.js';
+import type { CallRecord, MetricsFilter, RecentCallsQuery, ResetResult, RollupResult, StoredCall, ToolStats, ToolStatsQuery } from './types.js';
 
 export const JOURNAL_DIR = 'call-journal';
 /** Which host (and so, usually, which PID namespace) wrote a journal: a hash of the host name. */
@@ -277,6 +277,11 @@ export class JournaledMetricsRepository implements MetricsRepository {
   toolStats(query?: ToolStatsQuery): ToolStats[] {
     this.flush();
     return this.inner.toolStats(query);
+  }
+
+  recentCalls(query?: RecentCallsQuery): StoredCall[] {
+    this.flush();
+    return this.inner.recentCalls(query);
   }
 
   rollup(now?: number): RollupResult {
