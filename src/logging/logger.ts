@@ -29,7 +29,7 @@ export function createRootLogger(options: LoggerOptions = {}): Logger {
     level,
     base: undefined,
     redact: { paths: ['*.headers.authorization', '*.headers.Authorization', '*.env', 'arguments', '*.arguments'], censor: '[redacted]' },
-    serializers: { err: (error: unknown) => (typeof error === 'string' ? error : serializeError(error, bounds)) },
+    serializers: { err: (error: unknown) => (error instanceof Error ? serializeError(error, bounds) : error) },
     formatters: { log: (object: Record<string, unknown>) => bound(object, bounds) as Record<string, unknown> },
     depthLimit: bounds.maxDepth + 1,
     edgeLimit: bounds.maxItems + 1,

@@ -82,22 +82,23 @@ export class SqliteMetricsRepository implements MetricsRepository {
   readonly retentionDays: number;
   private readonly db: Database.Database;
   private readonly clock: () => number;
-  private readonly insert: Database.Statement<unknown[]>;
+  private insert: Database.Statement<unknown[]> | undefined;
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(db: Database.Database, options: MetricsRepositoryOptions) {
     this.retentionDays = checkRetentionDays(options.retentionDays);
     this.db = db;
     this.clock = options.clock;
-    this.insert = db.prepare(
-      `INSERT INTO metrics_calls
-         (server, tool, session, started_at, duration_ms, outcome, error_class, error_message, result_bytes, correlation_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
   }
 
   recordCall(call: CallRecord): number {
     checkCall(call);
+    // Prepared on first use: a store opened at an older schema (tests of migrations) has no correlation_id yet.
+    this.insert ??= this.db.prepare(
+      `INSERT INTO metrics_calls
+         (server, tool, session, started_at, duration_ms, outcome, error_class, error_message, result_bytes, correlation_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     const info = this.insert.run(
       call.server,
       call.tool,
