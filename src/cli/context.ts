@@ -7,6 +7,7 @@ import { Gateway, type GatewayServices } from '../gateway/gateway.js';
 import { openDatabase, type OpenDatabaseOptions, type Store } from '../store/index.js';
 import { createRootLogger, type Logger } from '../logging/logger.js';
 import { DescriptionOverrides } from '../optimize/overrides.js';
+import { startRunLogging } from '../logging/run-log.js';
 import type { LevelWithSilent } from 'pino';
 
 export interface CommonOptions {
@@ -19,6 +20,16 @@ export interface CommandContext {
   config: LoadedConfig;
   dataDir: string;
   log: Logger;
+  /** The log file this run writes (serve), when it has one. */
+  logFile?: string;
+}
+
+/** A gateway run's logging flags (serve): they override the logFile / logRequests / logArguments settings. */
+export interface RunLogFlags {
+  /** A path (--log-file), false (--no-log-file), or undefined (the setting). */
+  logFile?: string | boolean;
+  logRequests?: boolean;
+  logArguments?: boolean;
 }
 
 /** SWITCHBOARD_DATA_DIR, else the per-user data folder (e.g. ~/.local/share/switchboard). */
@@ -26,11 +37,26 @@ export function defaultDataDir(): string {
   return process.env.SWITCHBOARD_DATA_DIR || envPaths('switchboard', { suffix: '' }).data;
 }
 
-export async function loadContext(options: CommonOptions, defaultLevel: LevelWithSilent): Promise<CommandContext> {
-  const log = createRootLogger({ level: (options.logLevel as LevelWithSilent | undefined) ?? defaultLevel });
+export async function loadContext(options: CommonOptions, defaultLevel: LevelWithSilent, runLog?: RunLogFlags): Promise<CommandContext> {
+  const level = (options.logLevel as LevelWithSilent | undefined) ?? defaultLevel;
+  if (!runLog) {
+    const log = createRootLogger({ level });
+    const config = await loadConfig(path.resolve(options.config));
+    return { config, dataDir: path.resolve(options.dataDir ?? defaultDataDir()), log };
+  }
+  // A gateway run: the settings say where its log goes, so the logger is made after loading them.
   const config = await loadConfig(path.resolve(options.config));
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
-  return { config, dataDir, log };
+  const s = config.settings;
+  const { log, file } = startRunLogging({
+    level,
+    dataDir,
+    file: runLog.logFile ?? s.logFile,
+    retention: { keepFiles: s.logRetention.files, keepDays: s.logRetention.days },
+    logRequests: runLog.logRequests ?? s.logRequests,
+    logArguments: runLog.logArguments ?? s.logArguments,
+  });
+  return { config, dataDir, log, ...(file && { logFile: file }) };
 }
 
 /** Opens the data dir's store (created on first use); the caller closes it after the gateway. */

@@ -29,7 +29,20 @@ export function buildProgram(): Command {
     .option('--port <port>', 'HTTP port (default 3333; 0 picks a free one)')
     .addOption(new Option('--mode <mode>', 'what /mcp and stdio serve: every tool, the equipped toolset, the meta-tools, or auto (passthrough up to maxTools, else meta) (default: the "mode" setting, else passthrough)').choices(['passthrough', 'toolset', 'meta', 'auto']))
     .option('--toolset <name>', 'stdio: serve exactly this saved toolset, whatever is equipped')
+    .option('--log-file <path>', 'write the log to this file (default: a new file per run in <data-dir>/logs; see docs/logging.md)')
+    .option('--no-log-file', 'log to stderr only')
+    .option('--log-requests', 'one log line per request and response: ids, server, tool, duration, status, sizes (setting logRequests)')
+    .option('--log-arguments', 'with --log-requests: argument values too, secrets redacted (setting logArguments)')
     .action((opts) => import('./serve.js').then((m) => m.serveCommand(opts)));
+
+  common(program.command('logs'))
+    .description('print the newest log file of <data-dir>/logs, pretty (starts no server)')
+    .option('-f, --follow', 'keep printing lines as they are written')
+    .addOption(new Option('--level <level>', 'only lines at this level or above').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal']))
+    .option('--server <key>', 'only lines about this server')
+    .option('--file <path>', 'read this log file instead of the newest')
+    .option('--json', 'print the JSON lines as they are')
+    .action((opts) => import('./logs.js').then((m) => m.logsCommand(opts)));
 
   common(program.command('servers'))
     .description('list configured servers: transport, state, tool count, last error')

@@ -22,6 +22,10 @@ export interface ServeOptions extends CommonOptions {
   port?: string;
   mode?: Mode;
   toolset?: string;
+  /** --log-file <path> (a string) or --no-log-file (false). */
+  logFile?: string | boolean;
+  logRequests?: boolean;
+  logArguments?: boolean;
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
@@ -30,7 +34,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${options.port}")`);
   }
   if (options.http && options.stdio) throw new UsageError('choose one face: --stdio or --http');
-  const { config, log, dataDir } = await loadContext(options, 'info');
+  const { config, log, dataDir, logFile } = await loadContext(options, 'info', { logFile: options.logFile, logRequests: options.logRequests, logArguments: options.logArguments });
   // Before anything starts: an HTTP face off loopback needs client tokens (exit 2 with the fix).
   const clients = new ClientRegistry(config.settings.clients, process.env, config.file);
   if (options.http) checkBind(options.host ?? config.settings.http.host, clients.enabled, config.settings.http.unauthenticatedAdmin);
@@ -71,7 +75,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     })
     .catch((error: Error) => log.debug({ err: error.message }, 'tool budget not checked'));
   const enabled = config.servers.filter((s) => !s.disabled).map((s) => s.key);
-  log.info({ config: config.file, servers: enabled, dataDir, store: store.path }, 'configuration loaded');
+  log.info({ config: config.file, servers: enabled, dataDir, store: store.path, ...(logFile && { logFile }) }, 'configuration loaded');
 
   const watcher = watchConfig(config.file, {
     initial: config,

@@ -201,6 +201,12 @@ export const optimizationSettingsSchema = z.strictObject({
 /** Plain description overrides: {"<server>": {"<tool>": "text"}}. */
 export const descriptionsSettingsSchema = z.record(z.string().min(1), z.record(z.string().min(1), z.string().min(1).max(4000)));
 
+/** Per-run log files: at most the newest `files`, none last written more than `days` days ago (0: no limit of that kind). */
+export const logRetentionSchema = z.strictObject({
+  files: z.int().min(0).max(100_000).optional(),
+  days: z.int().min(0).max(3650).optional(),
+});
+
 /** The `"switchboard"` block, or the whole of switchboard.json. Every key optional; see DEFAULT_SETTINGS. */
 export const settingsSchema = z.strictObject({
   separator: z
@@ -223,6 +229,10 @@ export const settingsSchema = z.strictObject({
   maxTools: z.int().min(1).optional(),
   tokenBudget: z.int().min(1).optional(),
   maxFallbacks: z.int().min(0).max(20).optional(),
+  logFile: z.union([z.boolean(), z.string().min(1)]).optional(),
+  logRetention: logRetentionSchema.optional(),
+  logRequests: z.boolean().optional(),
+  logArguments: z.boolean().optional(),
   search: searchSettingsSchema.optional(),
   clients: z.array(clientSchema).max(1000).optional(),
   limits: limitsSettingsSchema.optional(),
@@ -237,6 +247,7 @@ export const SETTINGS_KEYS: Readonly<Record<string, readonly string[]>> = {
   http: Object.keys(httpSettingsSchema.shape),
   resilience: Object.keys(resilienceSettingsSchema.shape),
   search: Object.keys(searchSettingsSchema.shape),
+  logRetention: Object.keys(logRetentionSchema.shape),
   'search.embeddings': Object.keys(embeddingSettingsSchema.shape),
   limits: Object.keys(limitsSettingsSchema.shape),
   optimization: Object.keys(optimizationSettingsSchema.shape),
@@ -276,6 +287,10 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   maxTools: 40,
   tokenBudget: 20_000,
   maxFallbacks: 3,
+  logFile: true,
+  logRetention: Object.freeze({ files: 20, days: 14 }),
+  logRequests: false,
+  logArguments: false,
   search: Object.freeze({ learning: true, learningHalfLifeDays: 30, priors: true }),
   clients: Object.freeze([]) as unknown as ClientSettings[],
   limits: Object.freeze({

@@ -94,6 +94,14 @@ export interface SwitchboardSettings {
   tokenBudget: number;
   /** At most this many fallback suggestions on a failed tool call (0: none). */
   maxFallbacks: number;
+  /** true: a log file per run in <data dir>/logs; false: stderr only; a path: append to that file. */
+  logFile: boolean | string;
+  /** Per-run log files kept: at most the newest `files`, none last written more than `days` days ago (0: no limit of that kind). */
+  logRetention: { files: number; days: number };
+  /** One log line per request and response (ids, server, tool, duration, status, sizes). */
+  logRequests: boolean;
+  /** With logRequests: argument values too, secret-named keys redacted. */
+  logArguments: boolean;
   search: SearchSettings;
   /** HTTP clients and their scopes (see docs/security.md); empty: no tokens (loopback binds only). */
   clients: ClientSettings[];

@@ -7,6 +7,8 @@ import type { Connection } from '../servers/connection.js';
 import type { CallOutcome } from '../store/index.js';
 import { approximateSize, errorClassOf, firstText, outcomeOf } from './call-outcome.js';
 import type { Gateway } from './gateway.js';
+import { correlationOf } from '../logging/correlation.js';
+import { payloadSize, requestLog, type RequestFields } from '../logging/request-log.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -41,9 +43,11 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
       : (progress: Params) => {
           const notification = { method: 'notifications/progress', params: { ...progress, progressToken } };
           progressSent = progressSent.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
+          if (requestLog) requestLog.progress(requestFields(session, connection, request, ctx, label), progress);
         };
   const startedAt = Date.now();
   const started = performance.now();
+  if (requestLog) requestLog.request(requestFields(session, connection, request, ctx, label), params.arguments);
   const running = session.inflight.get(connection) ?? [];
   running.push(ctx);
   session.inflight.set(connection, running);
@@ -74,6 +78,7 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
         server: connection.key,
         tool: params.name as string,
         session: session.id,
+        correlationId: correlationOf(ctx),
         startedAt,
         durationMs,
         outcome,
@@ -82,6 +87,10 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
         ...(result && { resultBytes: approximateSize(result) }),
       });
     }
+    if (requestLog) {
+      const error = failure === undefined ? undefined : (failure as Error).message;
+      requestLog.response(requestFields(session, connection, request, ctx, label), { durationMs, status: outcome, ...(result && { resultBytes: payloadSize(result) }), ...(error !== undefined && { error }) });
+    }
     if (session.gateway.log.isLevelEnabled('info')) {
       session.gateway.log.info(
         { requestId: ctx.mcpReq.id, session: session.id, method: request.method, server: connection.key, ...(label && { name: label }), durationMs, status: outcome },
@@ -89,4 +98,9 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
       );
     }
   }
+}
+
+/** The fields that name one forwarded request in the request log (built only when it is on). */
+function requestFields(session: ForwardingSession, connection: Connection, request: JSONRPCRequest, ctx: ServerContext, label: string | undefined): RequestFields {
+  return { requestId: ctx.mcpReq.id, correlationId: correlationOf(ctx), session: session.id, method: request.method, server: connection.key, ...((label ?? request.params?.name) !== undefined && { tool: String(label ?? request.params?.name) }) };
 }

@@ -10,6 +10,7 @@ import {
   META_TOOL_NAMES,
   TOOL_CAPABILITIES,
   TOOL_DISCOVERY,
+  TOOL_EXECUTE,
   actionableError,
   metaToolDefinitions,
   parseExecute,
@@ -21,6 +22,8 @@ import {
 } from '../views/meta-tools.js';
 import { describeIssues, validateArguments } from '../views/validate.js';
 import type { Gateway } from './gateway.js';
+import { adoptCorrelation, correlationOf, discoveryOf, rememberDiscovery } from '../logging/correlation.js';
+import { requestLog } from '../logging/request-log.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -48,7 +51,7 @@ export function metaToolList(gateway: Gateway, catalog: Catalog): Entry[] {
   return [...metaToolDefinitions(summaryOf(current.tools, gateway.pool.keys())), ...kept];
 }
 
-function environment(host: MetaHost, catalog: Catalog): MetaEnvironment {
+function environment(host: MetaHost, catalog: Catalog, ctx?: ServerContext): MetaEnvironment {
   const search = host.gateway.search;
   return {
     snapshot: snapshot(host.gateway, catalog),
@@ -56,7 +59,11 @@ function environment(host: MetaHost, catalog: Catalog): MetaEnvironment {
     status: (server) => serverStatus(host, catalog, server),
     mode: search.defaultMode,
     prior: (tool) => search.prior(tool.server, tool.originalName),
-    onResults: (query, shown) => search.noteSearch(host.id, query, shown.map((t) => ({ server: t.server, tool: t.originalName }))),
+    onResults: (query, shown) => {
+      search.noteSearch(host.id, query, shown.map((t) => ({ server: t.server, tool: t.originalName })));
+      // A tool_execute of a toolKey shown here continues this discovery: same correlation id.
+      if (ctx) rememberDiscovery(host, shown.map((t) => t.key), correlationOf(ctx));
+    },
   };
 }
 
@@ -68,8 +75,16 @@ function serverStatus(host: MetaHost, catalog: Catalog, server: string): { statu
 }
 
 export async function callMetaTool(host: MetaHost, name: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
+  if (requestLog && name !== TOOL_EXECUTE) {
+    const fields = { requestId: ctx.mcpReq.id, correlationId: correlationOf(ctx), session: host.id, method: request.method, server: 'switchboard', tool: name };
+    return requestLog.local(fields, params.arguments, () => answerMetaTool(host, name, request, params, ctx));
+  }
+  return answerMetaTool(host, name, request, params, ctx);
+}
+
+async function answerMetaTool(host: MetaHost, name: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
   const catalog = await host.catalog();
-  if (name === TOOL_DISCOVERY) return runDiscovery(environment(host, catalog), params.arguments);
+  if (name === TOOL_DISCOVERY) return runDiscovery(environment(host, catalog, ctx), params.arguments);
   if (name === TOOL_CAPABILITIES) return runCapabilities(environment(host, catalog), params.arguments);
   const { toolKey, arguments: args } = parseExecute(params.arguments);
   if (META_TOOL_NAMES.has(toolKey)) {
@@ -97,5 +112,7 @@ export async function callMetaTool(host: MetaHost, name: string, request: JSONRP
     };
   }
   const { arguments: _wrapped, name: _metaTool, ...rest } = params;
+  const discovered = discoveryOf(host, toolKey);
+  if (discovered) adoptCorrelation(ctx, discovered);
   return host.forwardTool(current, entry, toolKey, request, { ...rest, name: entry.originalName, arguments: args }, ctx);
 }

@@ -15,6 +15,8 @@ import { REVERSE_METHOD_CAPABILITY, type CapabilityProfile } from '../servers/pr
 import type { GatewaySession } from './session.js';
 import type { SubscriptionRegistry } from './subscriptions.js';
 import { viewIncludes } from './view.js';
+import { correlationOf } from '../logging/correlation.js';
+import { requestLog } from '../logging/request-log.js';
 
 const ANY_RESULT = z.any();
 
@@ -144,7 +146,10 @@ export class SessionRouter {
     }
     const running = owner.inflight.get(connection);
     const cause = running?.[running.length - 1];
-    this.host.log.info({ server: connection.key, method: request.method, session: owner.id, routed: cause ? 'related' : 'session' }, 'reverse request');
+    // The request that caused it lends its correlation id (the same as in its call row and request log lines).
+    const correlationId = cause ? correlationOf(cause) : undefined;
+    this.host.log.info({ server: connection.key, method: request.method, session: owner.id, routed: cause ? 'related' : 'session', ...(correlationId && { correlationId }) }, 'reverse request');
+    if (requestLog) requestLog.reverse({ server: connection.key, method: request.method, ...(correlationId && { correlationId }) });
     if (cause) return cause.mcpReq.send({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
     return owner.server.request({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
   }

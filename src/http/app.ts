@@ -131,6 +131,24 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
     return c.json({ reset: { server: server ?? null, tool: tool ?? null }, rawDeleted, dailyDeleted });
   });
 
+  // Recorded calls, newest first; ?correlationId= gives every call of one correlation (docs/logging.md).
+  app.get('/api/calls', (c) => {
+    if (!gateway.store) return c.json(noStore, 404);
+    try {
+      const calls = gateway.store.metrics.recentCalls({
+        server: query(c.req.query('server')),
+        tool: query(c.req.query('tool')),
+        session: query(c.req.query('session')),
+        correlationId: query(c.req.query('correlationId')),
+        limit: parseLimit(query(c.req.query('limit')), 'limit'),
+      });
+      return c.json({ calls });
+    } catch (error) {
+      if (error instanceof UsageError) return c.json(badRequest(error), 400);
+      throw error;
+    }
+  });
+
   app.get('/api/changes', (c) => {
     if (!gateway.store) return c.json(noStore, 404);
     try {
@@ -192,7 +210,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
   perServer('/servers');
   perServer('/s');
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers, /api/metrics, /api/changes; Prometheus: /metrics.` }, 404));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers, /api/metrics, /api/calls, /api/changes; Prometheus: /metrics.` }, 404));
   return { app, sessions };
 }
 

@@ -19,7 +19,7 @@ import { AppendSink, MappedSink, type JournalSink } from './journal-sinks.js';
 import { startIngestWorker } from './journal-worker-host.js';
 import { LineEncoder } from './journal-line.js';
 import { checkCall, type MetricsRepository } from './metrics-repository.js';
-import type { CallRecord, MetricsFilter, ResetResult, RollupResult, ToolCounts, ToolStats, ToolStatsQuery } from './types.js';
+import type { CallRecord, MetricsFilter, RecentCallsQuery, ResetResult, RollupResult, StoredCall, ToolCounts, ToolStats, ToolStatsQuery } from './types.js';
 
 export const JOURNAL_DIR = 'call-journal';
 /** Which host (and so, usually, which PID namespace) wrote a journal: a hash of the host name. */
@@ -287,6 +287,11 @@ export class JournaledMetricsRepository implements MetricsRepository {
   toolCounts(): ToolCounts[] {
     this.flush();
     return this.inner.toolCounts();
+  }
+
+  recentCalls(query?: RecentCallsQuery): StoredCall[] {
+    this.flush();
+    return this.inner.recentCalls(query);
   }
 
   rollup(now?: number): RollupResult {

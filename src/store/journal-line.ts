@@ -1,5 +1,5 @@
 // Owns the call journal's line format: one JSON array per call, fields in a fixed order
-// [server, tool, session, startedAt, durationMs, outcome, errorClass, errorMessage, resultBytes],
+// [server, tool, session, startedAt, durationMs, outcome, errorClass, errorMessage, resultBytes, correlationId],
 // absent ones null, ending in \n. Encoding runs on the path of every call, between the server's answer
 // and the client's, where the CPU caches are cold: the quoted server, tool and session are kept from
 // call to call, and the numbers are written straight into one template.
@@ -33,6 +33,6 @@ export class LineEncoder {
       this.lastSessionJson = json(call.session);
     }
     const failure = call.errorClass === undefined && call.errorMessage === undefined ? 'null,null' : `${json(call.errorClass)},${json(storedMessage(call.errorMessage))}`;
-    return `${head}${this.lastSessionJson},${Math.trunc(call.startedAt)},${call.durationMs},"${call.outcome}",${failure},${number(call.resultBytes)}]\n`;
+    return `${head}${this.lastSessionJson},${Math.trunc(call.startedAt)},${call.durationMs},"${call.outcome}",${failure},${number(call.resultBytes)},${json(call.correlationId)}]\n`;
   }
 }

@@ -6,6 +6,8 @@ import {
   CALL_OUTCOMES,
   type CallRecord,
   type MetricsFilter,
+  type RecentCallsQuery,
+  type StoredCall,
   type ResetResult,
   type RollupResult,
   type ToolCounts,
@@ -30,6 +32,8 @@ export interface MetricsRepository {
    * an approximation (percentiles do not compose exactly).
    */
   toolStats(query?: ToolStatsQuery): ToolStats[];
+  /** Raw call rows not yet rolled up, newest first, filtered (by correlationId: every row of one correlation). */
+  recentCalls(query?: RecentCallsQuery): StoredCall[];
   /**
    * Per-tool counts over every recorded call (raw rows and daily aggregates, each UTC day once, as
    * in toolStats) without percentiles: one grouped scan, for seeding in-memory tables at start.
@@ -84,22 +88,23 @@ export class SqliteMetricsRepository implements MetricsRepository {
   readonly retentionDays: number;
   private readonly db: Database.Database;
   private readonly clock: () => number;
-  private readonly insert: Database.Statement<unknown[]>;
+  private insert: Database.Statement<unknown[]> | undefined;
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(db: Database.Database, options: MetricsRepositoryOptions) {
     this.retentionDays = checkRetentionDays(options.retentionDays);
     this.db = db;
     this.clock = options.clock;
-    this.insert = db.prepare(
-      `INSERT INTO metrics_calls
-         (server, tool, session, started_at, duration_ms, outcome, error_class, error_message, result_bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
   }
 
   recordCall(call: CallRecord): number {
     checkCall(call);
+    // Prepared on first use: a store opened at an older schema (tests of migrations) has no correlation_id yet.
+    this.insert ??= this.db.prepare(
+      `INSERT INTO metrics_calls
+         (server, tool, session, started_at, duration_ms, outcome, error_class, error_message, result_bytes, correlation_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     const info = this.insert.run(
       call.server,
       call.tool,
@@ -110,8 +115,36 @@ export class SqliteMetricsRepository implements MetricsRepository {
       call.errorClass ?? null,
       storedMessage(call.errorMessage) ?? null,
       call.resultBytes ?? null,
+      call.correlationId ?? null,
     );
     return Number(info.lastInsertRowid);
+  }
+
+  recentCalls(query: RecentCallsQuery = {}): StoredCall[] {
+    const limit = Math.min(Math.max(Math.trunc(query.limit ?? 100), 1), 1000);
+    const filters = { server: 'server', tool: 'tool', session: 'session', correlationId: 'correlation_id' } as const;
+    const conditions: string[] = [];
+    const params: Params = { limit };
+    for (const [key, column] of Object.entries(filters) as Array<[keyof typeof filters, string]>) {
+      if (query[key] === undefined) continue;
+      conditions.push(`${column} = @${key}`);
+      params[key] = query[key]!;
+    }
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    const rows = this.statement(`SELECT * FROM metrics_calls ${where} ORDER BY started_at DESC, id DESC LIMIT @limit`).all(params) as Array<Record<string, string | number | null>>;
+    return rows.map((row) => ({
+      id: row.id as number,
+      server: row.server as string,
+      tool: row.tool as string,
+      startedAt: row.started_at as number,
+      durationMs: row.duration_ms as number,
+      outcome: row.outcome as StoredCall['outcome'],
+      ...(row.session !== null && { session: row.session as string }),
+      ...(row.error_class !== null && { errorClass: row.error_class as string }),
+      ...(row.error_message !== null && { errorMessage: row.error_message as string }),
+      ...(row.result_bytes !== null && { resultBytes: row.result_bytes as number }),
+      ...(row.correlation_id != null && { correlationId: row.correlation_id as string }),
+    }));
   }
 
   toolStats(query: ToolStatsQuery = {}): ToolStats[] {

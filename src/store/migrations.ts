@@ -238,6 +238,16 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'call_correlation',
+    up(db) {
+      db.exec(`
+        -- Related requests share a correlation id (a discovery and its execute, a call and its fallback retry).
+        ALTER TABLE metrics_calls ADD COLUMN correlation_id TEXT;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

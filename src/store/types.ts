@@ -72,6 +72,23 @@ export interface CallRecord {
   errorMessage?: string;
   /** Size of the serialized result in bytes. */
   resultBytes?: number;
+  /** Shared by related requests (a discovery and its execute, a call and its fallback retry; see src/logging/correlation.ts). */
+  correlationId?: string;
+}
+
+/** Which raw call rows to read back, newest first (GET /api/calls). */
+export interface RecentCallsQuery {
+  server?: string;
+  tool?: string;
+  session?: string;
+  correlationId?: string;
+  /** At most this many rows (default 100, at most 1000). */
+  limit?: number;
+}
+
+/** One stored call row. */
+export interface StoredCall extends CallRecord {
+  id: number;
 }
 
 export interface ToolStatsQuery {

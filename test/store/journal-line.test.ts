@@ -8,14 +8,14 @@ import type { CallRecord } from '../../src/store/types.js';
 const reference = (c: CallRecord) => {
   const message = c.errorMessage !== undefined && c.errorMessage.length > MAX_ERROR_MESSAGE ? `${c.errorMessage.slice(0, MAX_ERROR_MESSAGE - 1)}…` : c.errorMessage;
   const bytes = c.resultBytes !== undefined && Number.isFinite(c.resultBytes) ? c.resultBytes : null;
-  return `${JSON.stringify([c.server, c.tool, c.session ?? null, Math.trunc(c.startedAt), c.durationMs, c.outcome, c.errorClass ?? null, message ?? null, bytes])}\n`;
+  return `${JSON.stringify([c.server, c.tool, c.session ?? null, Math.trunc(c.startedAt), c.durationMs, c.outcome, c.errorClass ?? null, message ?? null, bytes, c.correlationId ?? null])}\n`;
 };
 
 describe('LineEncoder', () => {
   it('writes the same line as JSON.stringify of the row, call after call', () => {
     const encoder = new LineEncoder();
     const calls: CallRecord[] = [
-      { server: 'fs', tool: 'read', session: 's1', startedAt: 1_763_797_300_123, durationMs: 0.52, outcome: 'ok', resultBytes: 5 },
+      { server: 'fs', tool: 'read', session: 's1', startedAt: 1_763_797_300_123, durationMs: 0.52, outcome: 'ok', resultBytes: 5, correlationId: 'a1b2c3-1' },
       { server: 'fs', tool: 'read', session: 's1', startedAt: 1_763_797_300_124.9, durationMs: 12, outcome: 'ok' },
       { server: 'fs', tool: 'read', session: 's2', startedAt: 1, durationMs: 0, outcome: 'tool_error', errorClass: 'isError', errorMessage: 'no such file "x"\n\ttab \u0000 nul' },
       { server: 'fs', tool: 'write', startedAt: 2, durationMs: 1e-7, outcome: 'protocol_error', errorClass: '-32602', errorMessage: 'x'.repeat(MAX_ERROR_MESSAGE + 10) },
@@ -26,7 +26,7 @@ describe('LineEncoder', () => {
     for (const call of calls) {
       const line = encoder.encode(call);
       expect(line).toBe(reference(call));
-      expect(JSON.parse(line)).toHaveLength(9);
+      expect(JSON.parse(line)).toHaveLength(10);
     }
   });
 });
