@@ -2,7 +2,7 @@
 // and building a Gateway from it (settings mapped in one place).
 import path from 'node:path';
 import envPaths from 'env-paths';
-import { loadConfig, type LoadedConfig, type SwitchboardSettings } from '../config/index.js';
+import { GATEWAY_CHAIN_ENV, gatewayChain, loadConfig, type LoadedConfig, type SwitchboardSettings } from '../config/index.js';
 import { Gateway, type GatewayServices } from '../gateway/gateway.js';
 import { openDatabase, type OpenDatabaseOptions, type Store } from '../store/index.js';
 import { createRootLogger, type Logger } from '../logging/logger.js';
@@ -28,6 +28,9 @@ export function defaultDataDir(): string {
 export async function loadContext(options: CommonOptions, defaultLevel: LevelWithSilent): Promise<CommandContext> {
   const log = createRootLogger({ level: (options.logLevel as LevelWithSilent | undefined) ?? defaultLevel });
   const config = await loadConfig(path.resolve(options.config));
+  for (const warning of config.warnings) log.warn(warning.message);
+  // Servers this process starts inherit the marker: a copy of this gateway on the same file refuses to start.
+  process.env[GATEWAY_CHAIN_ENV] = [...gatewayChain(), config.file].join(path.delimiter);
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
   return { config, dataDir, log };
 }

@@ -70,6 +70,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     initial: config,
     onChange: (next) => {
       log.info({ config: next.file }, 'configuration changed; applying');
+      for (const warning of next.warnings) log.warn(warning.message);
       const unapplied = changedSettings(config.settings, next.settings);
       if (unapplied.length) log.warn({ settings: unapplied }, 'settings changes take effect after a restart; server changes are applied now');
       void gateway.applyServers(next.servers);
