@@ -49,7 +49,7 @@ async function readConfigText(file: string, required: boolean): Promise<string |
     if (code === 'ENOENT' && !required) return undefined;
     const reason =
       code === 'ENOENT'
-        ? `file not found (looked for ${path.resolve(file)})`
+        ? `file not found${path.isAbsolute(file) ? '' : ` (looked for ${path.resolve(file)})`}`
         : code === 'EACCES' || code === 'EPERM'
           ? 'cannot read the file: permission denied'
           : code === 'EISDIR'
