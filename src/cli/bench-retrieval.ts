@@ -1,5 +1,5 @@
 // Owns `switchboard bench retrieval`: score the tool search on an eval set (format of
-// ../shared/eval/retrieval/README.md) and print Recall@k, Complete@k, MRR@10, nDCG@10 and latency.
+// eval/retrieval/README.md) and print Recall@k, Complete@k, MRR@10, nDCG@10 and latency.
 import { writeFileSync } from 'node:fs';
 import { loadBench, runBench, type BenchOptions } from '../search/bench.js';
 import { SEARCH_MODES, type SearchMode } from '../search/engine.js';

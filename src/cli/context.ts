@@ -1,8 +1,9 @@
 // Owns what every CLI command shares: resolving the config path and data dir, loading the config,
 // and building a Gateway from it (settings mapped in one place).
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import envPaths from 'env-paths';
-import { loadConfig, type LoadedConfig, type SwitchboardSettings } from '../config/index.js';
+import { ConfigError, GATEWAY_CHAIN_ENV, gatewayChain, loadConfig, type LoadedConfig, type SwitchboardSettings } from '../config/index.js';
 import { Gateway, type GatewayServices } from '../gateway/gateway.js';
 import { openDatabase, type OpenDatabaseOptions, type Store } from '../store/index.js';
 import { createRootLogger, type Logger } from '../logging/logger.js';
@@ -32,6 +33,12 @@ export interface RunLogFlags {
   logArguments?: boolean;
 }
 
+const DEMO_CONFIG = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples/demo.mcp.json');
+/** What to do when there is no config file (a first run outside a project). */
+const MISSING_CONFIG_HINT =
+  `Pass --config <file> with your servers (to try Switchboard: --config ${DEMO_CONFIG}), ` +
+  'or create this file from a client\'s config: copy the "mcpServers" object of your .mcp.json (Claude Code), ~/.cursor/mcp.json (Cursor) or claude_desktop_config.json (Claude Desktop) into it.';
+
 /** SWITCHBOARD_DATA_DIR, else the per-user data folder (e.g. ~/.local/share/switchboard). */
 export function defaultDataDir(): string {
   return process.env.SWITCHBOARD_DATA_DIR || envPaths('switchboard', { suffix: '' }).data;
@@ -39,13 +46,17 @@ export function defaultDataDir(): string {
 
 export async function loadContext(options: CommonOptions, defaultLevel: LevelWithSilent, runLog?: RunLogFlags): Promise<CommandContext> {
   const level = (options.logLevel as LevelWithSilent | undefined) ?? defaultLevel;
+  const config = await loadConfig(path.resolve(options.config)).catch((error: unknown) => {
+    throw error instanceof ConfigError && error.reason === 'file not found' ? new ConfigError(`file not found. ${MISSING_CONFIG_HINT}`, { file: error.file }) : error;
+  });
+  // Servers this process starts inherit the marker: a copy of this gateway on the same file refuses to start.
+  process.env[GATEWAY_CHAIN_ENV] = [...gatewayChain(), config.file].join(path.delimiter);
   if (!runLog) {
     const log = createRootLogger({ level });
-    const config = await loadConfig(path.resolve(options.config));
+    for (const warning of config.warnings) log.warn(warning.message);
     return { config, dataDir: path.resolve(options.dataDir ?? defaultDataDir()), log };
   }
   // A gateway run: the settings say where its log goes, so the logger is made after loading them.
-  const config = await loadConfig(path.resolve(options.config));
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
   const s = config.settings;
   const { log, file } = startRunLogging({
@@ -56,6 +67,7 @@ export async function loadContext(options: CommonOptions, defaultLevel: LevelWit
     logRequests: runLog.logRequests ?? s.logRequests,
     logArguments: runLog.logArguments ?? s.logArguments,
   });
+  for (const warning of config.warnings) log.warn(warning.message);
   return { config, dataDir, log, ...(file && { logFile: file }) };
 }
 

@@ -8,8 +8,9 @@ import { gatewayFor, loadContext, openStore, type CommandContext, type CommonOpt
 export async function withInventory<T>(
   options: CommonOptions & { server?: string },
   body: (inventory: { gateway: Gateway; catalog: Catalog; context: CommandContext }) => Promise<T>,
+  defaultLevel: 'warn' | 'error' = 'warn',
 ): Promise<T> {
-  const context = await loadContext(options, 'warn');
+  const context = await loadContext(options, defaultLevel);
   const store = openStore(context.dataDir, context.config.settings);
   const gateway = gatewayFor(context.config, { connectTimeoutMs: 20_000, lazy: false }, { store });
   try {

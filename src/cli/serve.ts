@@ -81,6 +81,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     initial: config,
     onChange: (next) => {
       log.info({ config: next.file }, 'configuration changed; applying');
+      for (const warning of next.warnings) log.warn(warning.message);
       const unapplied = changedSettings(config.settings, next.settings);
       const overrides = gateway.descriptions instanceof DescriptionOverrides ? gateway.descriptions : undefined;
       const described = overrides?.setDescriptions(next.settings.descriptions) ?? [];

@@ -23,11 +23,18 @@ export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: string):
     const current = env[name!];
     if (fallback !== undefined) return current ? current : fallback;
     if (current !== undefined) return current;
-    throw new ConfigError(
-      `environment variable ${JSON.stringify(name)} is not set (set it, or give a default: \${${name}:-value})`,
-      { file: '', field: where },
-    );
+    throw new UnsetVariableError(name!, where);
   });
+}
+
+/** A `${VAR}` without a default whose variable is not set; the loader skips that one server entry. */
+export class UnsetVariableError extends ConfigError {
+  constructor(
+    readonly variable: string,
+    readonly where: string,
+  ) {
+    super(`environment variable ${JSON.stringify(variable)} is not set (set it, or give a default: \${${variable}:-value})`, { file: '', field: where });
+  }
 }
 
 /**

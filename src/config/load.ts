@@ -2,12 +2,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from './errors.js';
-import { expandEnvDeep, isPlainObject } from './expand.js';
+import { expandEnvDeep, isPlainObject, UnsetVariableError } from './expand.js';
 import { describeIssue } from './issues.js';
 import { JsonSyntaxError, parseJsonc } from './json.js';
 import { configFileSchema, serverEntrySchema, type SettingsInput, type ServerEntry } from './schema.js';
 import { parseSettingsBlock, resolveSettings } from './settings.js';
-import type { LoadedConfig, ServerConfig } from './types.js';
+import { gatewayChain, selfReference } from './self-reference.js';
+import type { ConfigWarning, LoadedConfig, ServerConfig } from './types.js';
 
 export type { LoadedConfig, ServerConfig, SwitchboardSettings } from './types.js';
 
@@ -48,7 +49,7 @@ async function readConfigText(file: string, required: boolean): Promise<string |
     if (code === 'ENOENT' && !required) return undefined;
     const reason =
       code === 'ENOENT'
-        ? `file not found (looked for ${path.resolve(file)})`
+        ? `file not found${path.isAbsolute(file) ? '' : ` (looked for ${path.resolve(file)})`}`
         : code === 'EACCES' || code === 'EPERM'
           ? 'cannot read the file: permission denied'
           : code === 'EISDIR'
@@ -84,13 +85,25 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   }
 
   const baseDir = path.dirname(absolute);
-  const list = Object.entries(entries).map(([key, raw]) => parseServer(key, raw, { file, baseDir, env }));
+  // An entry that cannot be served (an unset variable, Switchboard itself) is skipped with a warning; the rest are served.
+  const warnings: ConfigWarning[] = [];
+  if (gatewayChain(env).includes(absolute)) {
+    throw new ConfigError(
+      'this gateway was started by a Switchboard gateway serving the same file, through one of its entries; it would start itself again without end. Remove the entry that runs Switchboard from this file',
+      { file },
+    );
+  }
+  const list: ServerConfig[] = [];
+  for (const [key, raw] of Object.entries(entries)) {
+    const server = parseServer(key, raw, { file, baseDir, env }, warnings);
+    if (server) list.push(server);
+  }
 
   const blocks: SettingsInput[] = [];
   if (settings) blocks.push(parseSettingsBlock(unwrapSettingsFile(parseRoot(settings.text, settings.file)), settings.file, ''));
   if (top.data.switchboard !== undefined) blocks.push(parseSettingsBlock(top.data.switchboard, file, 'switchboard'));
 
-  return { file: absolute, servers: list, settings: resolveSettings(...blocks) };
+  return { file: absolute, servers: list, settings: resolveSettings(...blocks), warnings };
 }
 
 function parseRoot(text: string, file: string): Record<string, unknown> {
@@ -120,20 +133,35 @@ interface ServerContext {
   env: NodeJS.ProcessEnv;
 }
 
-function parseServer(key: string, raw: unknown, ctx: ServerContext): ServerConfig {
+/** One entry, or undefined (with a warning pushed) when it is skipped. */
+function parseServer(key: string, raw: unknown, ctx: ServerContext, warnings: ConfigWarning[]): ServerConfig | undefined {
   const where = { file: ctx.file, serverKey: key };
   if (key.trim() === '') throw new ConfigError('server keys must not be empty', where);
   if (isPlainObject(raw) && raw.type === undefined && 'command' in raw && 'url' in raw) {
     throw new ConfigError('has both "command" and "url"; add "type": "stdio" or "type": "http" to say which', where);
   }
 
-  const expanded = isPlainObject(raw) ? expandFields(raw, ctx.env, where) : raw;
+  let expanded: unknown = raw;
+  try {
+    if (isPlainObject(raw)) expanded = expandFields(raw, ctx.env, where);
+  } catch (err) {
+    if (!(err instanceof UnsetVariableError)) throw err;
+    const skipped = new ConfigError(`skipped: environment variable ${JSON.stringify(err.variable)} is not set (set it, or give a default: \${${err.variable}:-value}); the other servers are served`, { ...where, field: err.where });
+    warnings.push({ serverKey: key, message: skipped.message });
+    return undefined;
+  }
   const result = serverEntrySchema.safeParse(expanded);
   if (!result.success) {
     const { field, reason } = describeIssue(result.error.issues[0], expanded);
     throw new ConfigError(field ? reason : `entry ${reason}`, { ...where, field: field || undefined });
   }
-  return normalize(key, result.data, ctx.baseDir);
+  const server = normalize(key, result.data, ctx.baseDir);
+  const self = server.transport === 'stdio' && !server.disabled ? selfReference(server, ctx.baseDir) : undefined;
+  if (self) {
+    warnings.push({ serverKey: key, message: new ConfigError(`skipped: ${self}, which would start this gateway again from its own config without end (remove the entry, or point it at another config file)`, where).message });
+    return undefined;
+  }
+  return server;
 }
 
 function expandFields(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, where: { file: string; serverKey: string }) {
@@ -143,7 +171,7 @@ function expandFields(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, wher
     try {
       out[field] = expandEnvDeep(raw[field], env, field);
     } catch (err) {
-      throw err instanceof ConfigError ? err.withLocation(where) : err;
+      throw err instanceof ConfigError && !(err instanceof UnsetVariableError) ? err.withLocation(where) : err;
     }
   }
   return out;

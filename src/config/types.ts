@@ -204,4 +204,11 @@ export interface LoadedConfig {
   /** In file order. */
   servers: ServerConfig[];
   settings: SwitchboardSettings;
+  /** Entries skipped (an unset variable, an entry that runs Switchboard itself); the message names file, server and cause. */
+  warnings: ConfigWarning[];
+}
+
+export interface ConfigWarning {
+  serverKey: string;
+  message: string;
 }

@@ -321,13 +321,27 @@ export class Gateway {
     return order.find((state) => states.includes(state)) ?? 'configured';
   }
 
-  /** Every configured server with its connections (one per client capability profile in use). */
-  serverStatus(): Array<{ key: string; transport: string; connections: ConnectionStatus[] }> {
-    return this.pool.keys().map((key) => ({
-      key,
-      transport: this.pool.config(key)!.transport,
-      connections: this.pool.connections(key).map((c) => c.status()),
-    }));
+  /**
+   * Every configured server: one state (the best of its connections; "configured" when none runs),
+   * why it is not serving when it is not (the connection's last error, else its last listing's),
+   * and its connections (one per client capability profile in use).
+   */
+  serverStatus(): Array<{ key: string; transport: string; state: string; error: string | null; connections: ConnectionStatus[] }> {
+    const bare = this.catalogs.get(BARE_PROFILE.key);
+    return this.pool.keys().map((key) => {
+      const connections = this.pool.connections(key).map((c) => c.status());
+      const state = this.serverState(key);
+      const serving = state === 'connected' || state === 'degraded';
+      const error = serving ? null : (connections.find((c) => c.lastError)?.lastError ?? bare?.listing(key).error ?? null);
+      return { key, transport: this.pool.config(key)!.transport, state: error && state === 'configured' ? 'failed' : state, error, connections };
+    });
+  }
+
+  /** Servers that are configured but not serving because they failed (a server not started yet is not down). */
+  downServers(): Array<{ key: string; state: string; error: string | null }> {
+    return this.serverStatus()
+      .filter((s) => s.state === 'failed' || s.state === 'circuit-open' || (s.error !== null && s.state !== 'connected' && s.state !== 'degraded'))
+      .map(({ key, state, error }) => ({ key, state, error }));
   }
 
   private instructions(): string {

@@ -50,6 +50,12 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
     }),
   );
 
+  // Readiness (liveness stays /healthz): 503 naming every server that failed, 200 when none did.
+  app.get('/readyz', (c) => {
+    const down = gateway.downServers();
+    return c.json({ status: down.length ? 'degraded' : 'ready', servers: gateway.pool.keys().length, down }, down.length ? 503 : 200);
+  });
+
   app.get('/api/servers', (c) => c.json({ servers: gateway.serverStatus(), sessions: sessions.size }));
 
   // Search over every tool: {"query", "top_k"?, "min_score"?, "server"?, "category"?, "mode"?} -> {tools: [...], mode, note?}, best first.

@@ -21,7 +21,7 @@ import { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options
 export { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
 import { closeAndReap } from './process-tree.js';
 import { ProgressRouter } from './progress-router.js';
-import { describeConnectError } from './connect-error.js';
+import { describeConnectError, stderrSuffix } from './connect-error.js';
 import { readAllPages, supportsList, type ListKind } from './listing.js';
 
 import type { ConnectionState, ConnectionStatus } from './connection-status.js';
@@ -51,6 +51,8 @@ export interface ConnectionOptions {
 const STABLE_AFTER_MS = 10_000;
 /** The largest message a stdio server may send (a 10 MB result plus JSON framing fits). */
 const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** Lets the stderr reader emit a child's last lines (it reads asynchronously) before they are quoted. */
+const settleStderr = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface ForwardOptions {
   signal?: AbortSignal;
@@ -82,6 +84,7 @@ export class Connection extends EventEmitter {
   private readonly breaker: ServerBreaker;
   private readonly resilience: ResilienceOptions;
   private pidOf: (() => number | null) | undefined;
+  private exitOf: (() => string | undefined) | undefined;
   private readonly stderr = new StderrTail();
   private readonly progress = new ProgressRouter();
   private readonly log: Logger;
@@ -201,6 +204,8 @@ export class Connection extends EventEmitter {
       throw serverUnavailable(this.key, this.lastError!);
     }
     this.pidOf = built.pid;
+    this.exitOf = built.exit;
+    this.stderr.lines.length = 0; // only this run's last words explain its failure
     if (built.stderr) this.stderr.capture(built.stderr, this.log);
 
     const timeoutMs = this.resilience.connectTimeoutMs;
@@ -208,7 +213,8 @@ export class Connection extends EventEmitter {
       await client.connect(built.transport, { timeout: timeoutMs });
       this.progress.attach(built.transport);
     } catch (error) {
-      const reason = describeConnectError(this.config, error, this.stderr.lines, timeoutMs);
+      await settleStderr();
+      const reason = describeConnectError(this.config, error, this.stderr.lines, timeoutMs, built.exit?.());
       this.noteFailure(reason);
       await this.closeClient(client, built.pid?.() ?? null);
       throw serverUnavailable(this.key, reason, { downSince: this.downSince ?? new Date() });
@@ -273,8 +279,8 @@ export class Connection extends EventEmitter {
     this.client = undefined;
     this.health?.stop();
     if (this.lifecycle === 'stopped') return;
-    const tail = this.stderr.lines.at(-1);
-    this.noteFailure(`connection closed${tail ? ` (last stderr: ${tail})` : ''}`);
+    const exit = this.exitOf?.();
+    this.noteFailure(`${exit ? `the server ${exit}` : 'connection closed'}${stderrSuffix(this.stderr.lines)}`);
     this.downSince = new Date();
     this.restarts++;
     const lived = Date.now() - (this.connectedAt?.getTime() ?? 0);

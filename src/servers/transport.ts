@@ -3,7 +3,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
-import type { ServerConfig } from '../config/index.js';
+import { GATEWAY_CHAIN_ENV, type ServerConfig } from '../config/index.js';
 import { trackTree } from './process-tree.js';
 
 export interface BuiltTransport {
@@ -12,6 +12,8 @@ export interface BuiltTransport {
   stderr?: NodeJS.ReadableStream;
   /** Present for stdio, once started. */
   pid?: () => number | null;
+  /** Present for stdio: how the child ended ("exited with code 3", "killed by SIGKILL"), once it has. */
+  exit?: () => string | undefined;
 }
 
 /**
@@ -44,18 +46,30 @@ export function buildTransport(config: ServerConfig, options: { maxMessageBytes?
       command: config.command,
       args: config.args,
       // The SDK adds only a safe base (PATH, HOME, USER, SHELL, TERM, LOGNAME) to `env`: the gateway's
-      // own secrets stay out of children unless the entry asks for `inheritEnv`.
-      env: config.inheritEnv ? { ...(process.env as Record<string, string>), ...config.env } : config.env,
+      // own secrets stay out of children unless the entry asks for `inheritEnv`. The gateway marker goes to
+      // every child, so a Switchboard started by a wrapper notices its own config.
+      env: {
+        ...(config.inheritEnv ? (process.env as Record<string, string>) : {}),
+        ...config.env,
+        ...(process.env[GATEWAY_CHAIN_ENV] && { [GATEWAY_CHAIN_ENV]: process.env[GATEWAY_CHAIN_ENV] }),
+      },
       cwd: config.cwd,
       stderr: 'pipe',
       ...(options.maxMessageBytes && { maxBufferSize: options.maxMessageBytes }),
     });
+    // The SDK reports only "Connection closed" when a child exits; its exit code is the cause a user
+    // needs. The transport keeps the child in a private field, read once right after it spawned.
+    let exit: string | undefined;
     const start = stdio.start.bind(stdio);
     stdio.start = async () => {
       await start();
       if (stdio.pid) trackTree(stdio.pid); // killed at our exit if nothing stopped it before
+      const child = (stdio as unknown as { _process?: import('node:child_process').ChildProcess })._process;
+      child?.once('exit', (code, signal) => {
+        exit = code !== null ? `exited with code ${code}` : `killed by ${signal}`;
+      });
     };
-    return { transport: stdio, stderr: (stdio.stderr ?? undefined) as NodeJS.ReadableStream | undefined, pid: () => stdio.pid };
+    return { transport: stdio, stderr: (stdio.stderr ?? undefined) as NodeJS.ReadableStream | undefined, pid: () => stdio.pid, exit: () => exit };
   }
   const url = new URL(config.url);
   const fetchImpl = fetchWithHeaders(config.headers);

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildNameTable, closeMatches, sanitizeName, type NamedEntry, type NameTable } from '../../src/catalog/naming.js';
@@ -7,7 +7,7 @@ import { shortHash } from '../../src/catalog/hash.js';
 
 const VALID = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const fixturesDir = path.resolve(repoRoot, '../shared/fixtures/servers');
+const fixturesDir = path.resolve(repoRoot, 'test/fixtures/listings');
 
 const e = (serverKey: string, originalName: string): NamedEntry => ({ serverKey, originalName });
 
@@ -345,12 +345,7 @@ describe('closeMatches', () => {
 });
 
 describe('fixture catalogs', () => {
-  const present = existsSync(fixturesDir);
-  const title = present
-    ? `names every tool of ${fixturesDir}/*.tools.json validly, uniquely, within budget and reversibly`
-    : `SKIPPED: fixture folder ${fixturesDir} not found (it lives in the shared checkout next to the repo)`;
-
-  it.skipIf(!present)(title, () => {
+  it(`names every tool of ${fixturesDir}/*.tools.json validly, uniquely, within budget and reversibly`, () => {
     const files = readdirSync(fixturesDir).filter((f) => f.endsWith('.tools.json')).sort();
     expect(files.length).toBeGreaterThan(0);
     const input: NamedEntry[] = [];

@@ -41,7 +41,7 @@ describe('switchboard CLI', () => {
 
   it('servers --json shows each server with transport, state, tool count and last error', async () => {
     const { code, stdout } = await cli(['servers', '--json', '--config', config]);
-    expect(code).toBe(0);
+    expect(code).toBe(1); // ghost failed
     const rows = JSON.parse(stdout) as Array<Record<string, unknown>>;
     const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
     expect(byKey.memory).toMatchObject({ transport: 'stdio', state: 'connected', lastError: null });
@@ -53,7 +53,7 @@ describe('switchboard CLI', () => {
 
   it('servers prints a table naming the failed server\u2019s error', async () => {
     const { code, stdout } = await cli(['servers', '--config', config]);
-    expect(code).toBe(0);
+    expect(code).toBe(1); // ghost failed
     expect(stdout).toMatch(/^KEY\s+TRANSPORT\s+STATE\s+TOOLS\s+LAST ERROR/);
     expect(stdout).toMatch(/ghost\s+stdio\s+failed\s+0\s+.*command not found/);
   });

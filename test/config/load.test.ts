@@ -129,7 +129,7 @@ describe('config errors name file, server and field', () => {
     const file = path.join(tmp.dir, 'nope.json');
     const err = await errorOf(() => loadConfig(file, env));
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.message).toBe(`${file}: file not found (looked for ${file})`);
+    expect(err.message).toBe(`${file}: file not found`); // the path once (issue 19 item 12)
     expect((err as ConfigError).file).toBe(file);
   });
 
@@ -211,21 +211,6 @@ describe('config errors name file, server and field', () => {
       undefined,
       'has both "command" and "url"; add "type": "stdio" or "type": "http" to say which',
     ],
-    [
-      'an unset variable',
-      { mcpServers: { a: { command: 'x' }, b: { command: 'x', args: ['--token', '${NOT_SET}'] } } },
-      'b',
-      'args[1]',
-      'environment variable "NOT_SET" is not set (set it, or give a default: ${NOT_SET:-value})',
-    ],
-    [
-      'an unset variable in a header',
-      { mcpServers: { gh: { url: 'https://x', headers: { Authorization: 'Bearer ${NOT_SET}' } } } },
-      'gh',
-      'headers.Authorization',
-      'environment variable "NOT_SET" is not set (set it, or give a default: ${NOT_SET:-value})',
-    ],
-    ['an unset variable in a url', { mcpServers: { r: { url: '${NO_URL}' } } }, 'r', 'url', 'environment variable "NO_URL" is not set (set it, or give a default: ${NO_URL:-value})'],
     ['a url that expands to nothing valid', { mcpServers: { r: { url: '${NO_URL:-}' } } }, 'r', 'url', 'must be a valid URL'],
   ];
   it.each(cases)('%s', async (_name, content, serverKey, field, reason) => {
@@ -245,6 +230,44 @@ describe('config errors name file, server and field', () => {
     expect(() => parseConfig('{"mcpServers": {"github": {"url": "nope"}}}', 'examples/x.json', {})).toThrow(
       'examples/x.json: server "github": field "url": must be a valid URL',
     );
+  });
+});
+
+describe('an entry that cannot be served is skipped, the rest are served (issue 19 items 11 and 2)', () => {
+  const file = () => path.join(tmp.dir, '.mcp.json');
+  const unset = (name: string) => `environment variable "${name}" is not set (set it, or give a default: \${${name}:-value}); the other servers are served`;
+
+  it.each([
+    ['in args', { command: 'x', args: ['--token', '${NOT_SET}'] }, 'args[1]', 'NOT_SET'],
+    ['in a header', { url: 'https://x', headers: { Authorization: 'Bearer ${NOT_SET}' } }, 'headers.Authorization', 'NOT_SET'],
+    ['in a url', { url: '${NO_URL}' }, 'url', 'NO_URL'],
+    ['in a disabled entry', { command: 'x', env: { T: '${NOT_SET}' }, disabled: true }, 'env.T', 'NOT_SET'],
+  ])('an unset variable %s', async (_name, entry, field, variable) => {
+    const config = await load({ mcpServers: { a: { command: 'x' }, b: entry, c: { url: 'https://c.example' } } });
+    expect(config.servers.map((s) => s.key)).toEqual(['a', 'c']);
+    expect(config.warnings.map((w) => w.message)).toEqual([`${file()}: server "b": field "${field}": skipped: ${unset(variable)}`]);
+  });
+
+  it('an entry that runs this gateway (its bin, built CLI or the switchboard command) is skipped', async () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const config = await load({
+      mcpServers: {
+        sb: { command: 'node', args: [path.join(root, 'bin/switchboard.js'), 'serve', '--config', '.mcp.json'] },
+        built: { command: process.execPath, args: [path.relative(tmp.dir, path.join(root, 'dist/cli/main.js')), 'serve'] },
+        linked: { command: '/usr/local/bin/switchboard', args: ['serve'] },
+        other: { command: 'node', args: ['/srv/other/main.js'] },
+      },
+    });
+    expect(config.servers.map((s) => s.key)).toEqual(['other']);
+    expect(config.warnings).toHaveLength(3);
+    expect(config.warnings.map((w) => w.serverKey)).toEqual(['sb', 'built', 'linked']);
+    expect(config.warnings[0]!.message).toMatch(/server "sb": skipped: it runs this gateway .* without end/);
+  });
+
+  it('refuses to load a file an ancestor gateway serves (the inherited marker)', () => {
+    const file = path.join(tmp.dir, '.mcp.json');
+    expect(() => parseConfig('{"mcpServers": {}}', file, { SWITCHBOARD_GATEWAY_CONFIGS: `/elsewhere.json${path.delimiter}${file}` })).toThrow(/started by a Switchboard gateway serving the same file/);
+    expect(parseConfig('{"mcpServers": {}}', file, { SWITCHBOARD_GATEWAY_CONFIGS: '/elsewhere.json' }).servers).toEqual([]);
   });
 });
 

