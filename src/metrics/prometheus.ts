@@ -72,28 +72,14 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
   });
 
   const statesByServer = new Map<string, Set<string>>();
-  // Label children per (server, tool, outcome), looked up once: prom-client hashes a label object on
-  // every inc/observe otherwise, on every forwarded call.
-  type Children = { calls: ReturnType<typeof calls.labels>; errors: ReturnType<typeof errors.labels>; duration: ReturnType<typeof duration.labels> };
-  const children = new Map<string, Children>();
-  const childrenOf = (server: string, tool: string, outcome: CallOutcome): Children => {
-    const key = `${server}\u0000${tool}\u0000${outcome}`;
-    let found = children.get(key);
-    if (!found) {
-      found = { calls: calls.labels({ server, tool, outcome }), errors: errors.labels({ server, tool }), duration: duration.labels({ server, tool }) };
-      children.set(key, found);
-    }
-    return found;
-  };
 
   return {
     registry,
     contentType: registry.contentType,
     observeCall(server, tool, outcome, durationMs) {
-      const child = childrenOf(server, tool, outcome);
-      child.calls.inc();
-      if (FAILURES.has(outcome)) child.errors.inc();
-      if (Number.isFinite(durationMs) && durationMs >= 0) child.duration.observe(durationMs / 1000);
+      calls.inc({ server, tool, outcome });
+      if (FAILURES.has(outcome)) errors.inc({ server, tool });
+      if (Number.isFinite(durationMs) && durationMs >= 0) duration.observe({ server, tool }, durationMs / 1000);
     },
     setConnectionState(server, state) {
       let seen = statesByServer.get(server);
@@ -105,7 +91,6 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
       for (const s of seen) serverState.set({ server, state: s }, s === state ? 1 : 0);
     },
     removeServer(server) {
-      for (const key of children.keys()) if (key.startsWith(`${server}\u0000`)) children.delete(key);
       for (const state of statesByServer.get(server) ?? []) serverState.remove({ server, state });
       statesByServer.delete(server);
     },

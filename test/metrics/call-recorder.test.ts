@@ -60,6 +60,21 @@ describe('per-tool stats table', () => {
   });
 });
 
+describe('WAL checkpoints', () => {
+  it('runs one checkpoint timer per writing connection: none on the main one when the journal worker writes and checkpoints', () => {
+    const direct = stores.open();
+    const recorder = new CallRecorder({ store: direct, record: true, log });
+    expect(direct.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0); // ours, on a timer
+    recorder.close();
+    expect(direct.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+
+    const journaled = stores.open({ callJournal: { worker: true, onError: (m) => { throw new Error(m); } } });
+    const onWorker = new CallRecorder({ store: journaled, record: true, log });
+    expect(journaled.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000); // the worker checkpoints its own connection
+    onWorker.close();
+  });
+});
+
 describe('a failed call with a big stored history', () => {
   it('gets its fallback suggestions without waiting for SQL over 100k stored calls', async () => {
     const config = await writeConfig({ fault: fixtureServer('fault-server.ts') });
