@@ -27,11 +27,12 @@ const USAGE = `usage: npm run bench -- [options]
   --rounds N              rounds (default 3, or 1 with --quick)
   --targets a,b           only these targets (their direct baselines are added)
   --json PATH             also write the results as JSON
-  --gateway-log-level L   Switchboard's log level in the measured runs (default warn)
+  --gateway-log-level L   Switchboard's log level in the measured runs (default info, the product's default)
   --no-build              do not rebuild dist/ even if src/ is newer
   --gateway-rss           report the gateway's own RSS (children excluded) and exit
   --profile               CPU-profile the gateway under the sequential workload and exit
   --profile-calls N       calls in the profiled workload (default 20000)
+  --profile-faces F       stdio, http or stdio,http (default)
   --startup               20 stdio servers: start to first tools/list, cold and warm cache, peak RSS
   --recording             recording calls on vs off over stdio, interleaved rounds (about 2 minutes)
   --recording-calls N     sequential calls per block (default 400; --rounds sets the rounds, default 16)
@@ -57,6 +58,7 @@ function parse() {
         'gateway-rss': { type: 'boolean' },
         profile: { type: 'boolean' },
         'profile-calls': { type: 'string' },
+        'profile-faces': { type: 'string' },
         startup: { type: 'boolean' },
         recording: { type: 'boolean' },
         'recording-aa': { type: 'boolean' },
@@ -146,7 +148,7 @@ async function main() {
       process.exit(130);
     });
   }
-  const level = options['gateway-log-level'] ?? 'warn';
+  const level = options['gateway-log-level'] ?? 'info';
   try {
     const gateway = snapshotGateway(tmp);
     if (gateway) progress(`measuring the gateway built from ${gateway.revision.commit ?? 'an unknown commit'}${gateway.revision.src_dirty ? ' with uncommitted changes in src/' : ''} (a copy of dist/ in ${gateway.root})`);
@@ -185,7 +187,7 @@ async function main() {
     if (options.profile && gateway) {
       const { profileGateway } = await import('./lib/profile.mjs');
       const calls = Number(options['profile-calls'] ?? '20000');
-      await profileGateway({ tmp, gateway, progress, calls: Number.isInteger(calls) && calls > 0 ? Math.min(calls, 1_000_000) : 20_000, json: options.json });
+      await profileGateway({ tmp, gateway, progress, calls: Number.isInteger(calls) && calls > 0 ? Math.min(calls, 1_000_000) : 20_000, json: options.json, faces: options['profile-faces']?.split(',') });
       return;
     }
     ensurePeers();

@@ -41,7 +41,8 @@ async function profileFace(face, { tmp, gateway, progress, calls }) {
   const config = path.join(tmp, 'profile.mcp.json');
   writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [ECHO_SERVER, '--stdio'] } } }));
   const nodeArgs = ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', String(SAMPLING_INTERVAL_US)];
-  const serveArgs = [gateway.main, 'serve', '--log-level', 'warn', '--data-dir', path.join(tmp, 'data'), '--config', config];
+  // Default settings (log level info, recording on): what users run.
+  const serveArgs = [gateway.main, 'serve', '--data-dir', path.join(tmp, 'data'), '--config', config];
   const spawnedAt = performance.now();
   /** @type {{stop: () => Promise<void>, pid: number} | undefined} */
   let server;
@@ -124,12 +125,12 @@ function render(r) {
   return lines.join('\n');
 }
 
-/** @param {{tmp: string, gateway: {root: string, main: string}, progress: (line: string) => void, calls: number, json?: string}} options */
-export async function profileGateway({ tmp, gateway, progress, calls, json }) {
+/** @param {{tmp: string, gateway: {root: string, main: string}, progress: (line: string) => void, calls: number, json?: string, faces?: string[]}} options */
+export async function profileGateway({ tmp, gateway, progress, calls, json, faces = ['stdio', 'http'] }) {
   const machine = machineInfo();
   const loadBefore = loadAverage();
   const results = [];
-  for (const face of /** @type {const} */ (['stdio', 'http'])) {
+  for (const face of /** @type {Array<'stdio' | 'http'>} */ (faces.filter((f) => f === 'stdio' || f === 'http'))) {
     progress(`profiling the ${face} face (${calls} calls)`);
     results.push(await profileFace(face, { tmp, gateway, progress, calls }));
   }

@@ -152,15 +152,40 @@ export const TARGETS = [
       stdioDeployment({ kind: 'stdio', command: NODE, args: [...gatewayArgs(ctx, ctx.gatewayLogLevel), '--stdio', '--config', stdioDownstreamConfig(ctx)] }),
   },
   {
-    id: 'switchboard-stdio-loginfo',
-    label: 'Switchboard stdio, log level info',
+    // The per-call "forwarded" line the default level wrote until ADR 0004 (now at debug): the cost it had.
+    id: 'switchboard-stdio-logdebug',
+    label: 'Switchboard stdio, log level debug (a line per call)',
     face: 'stdio',
     downstream: 'stdio',
     baseline: 'direct-stdio',
     group: 'switchboard',
     fullOnly: true,
     unavailable: noGateway,
-    start: async (ctx) => stdioDeployment({ kind: 'stdio', command: NODE, args: [...gatewayArgs(ctx, 'info'), '--stdio', '--config', stdioDownstreamConfig(ctx)] }),
+    start: async (ctx) => stdioDeployment({ kind: 'stdio', command: NODE, args: [...gatewayArgs(ctx, 'debug'), '--stdio', '--config', stdioDownstreamConfig(ctx)] }),
+  },
+  {
+    id: 'switchboard-stdio-logwarn',
+    label: 'Switchboard stdio, log level warn',
+    face: 'stdio',
+    downstream: 'stdio',
+    baseline: 'direct-stdio',
+    group: 'switchboard',
+    fullOnly: true,
+    unavailable: noGateway,
+    start: async (ctx) => stdioDeployment({ kind: 'stdio', command: NODE, args: [...gatewayArgs(ctx, 'warn'), '--stdio', '--config', stdioDownstreamConfig(ctx)] }),
+  },
+  {
+    // The call journal without its native addon (one write(2) per call instead of a copy into a mapped file): ADR 0005.
+    id: 'switchboard-stdio-journal-write',
+    label: 'Switchboard stdio, journal with write(2) (no addon)',
+    face: 'stdio',
+    downstream: 'stdio',
+    baseline: 'direct-stdio',
+    group: 'switchboard',
+    fullOnly: true,
+    unavailable: noGateway,
+    start: async (ctx) =>
+      stdioDeployment({ kind: 'stdio', command: NODE, args: [...gatewayArgs(ctx, ctx.gatewayLogLevel), '--stdio', '--config', stdioDownstreamConfig(ctx)], env: { SWITCHBOARD_CALL_JOURNAL: 'write' } }),
   },
   {
     id: 'switchboard-stdio-norecord',

@@ -56,6 +56,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   gateway.limits = { ...settings.limits };
   gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
   await gateway.applyServers(config.servers);
+  gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call
   void gateway
     .warmUp(config.settings.preconnect)
     .then(async () => {

@@ -1,7 +1,7 @@
 // Owns forwarding one request of a client session to a server: the client's progress token is
 // mapped per hop (and every progress update written before the result), cancellation follows the
 // client's abort signal, errors keep the server's code, message and data, and each finished call is
-// tracked for reverse-request routing, recorded in the metrics and logged once.
+// tracked for reverse-request routing, recorded in the metrics and logged once at debug level.
 import type { JSONRPCRequest, ServerContext } from '@modelcontextprotocol/server';
 import type { Connection } from '../servers/connection.js';
 import type { CallOutcome } from '../store/index.js';
@@ -91,8 +91,10 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
       const error = failure === undefined ? undefined : (failure as Error).message;
       requestLog.response(requestFields(session, connection, request, ctx, label), { durationMs, status: outcome, ...(result && { resultBytes: payloadSize(result) }), ...(error !== undefined && { error }) });
     }
-    if (session.gateway.log.isLevelEnabled('info')) {
-      session.gateway.log.info(
+    // Per-call lines are debug: the metrics record every call, and at info this line was the biggest
+    // single cost of a forwarded call (a synchronous write to stderr, see docs/decisions/0004-hot-path.md).
+    if (session.gateway.log.isLevelEnabled('debug')) {
+      session.gateway.log.debug(
         { requestId: ctx.mcpReq.id, session: session.id, method: request.method, server: connection.key, ...(label && { name: label }), durationMs, status: outcome },
         'forwarded',
       );

@@ -29,6 +29,9 @@ export const ROLLUP_EVERY_MS = 60 * 60 * 1000;
 
 export class CallRecorder implements CallSink {
   private readonly table = new ToolStatsTable();
+  private seeded = false;
+  /** The table, seeded from the store on first use (a CLI command that never ranks never reads it). */
+  private readonly view: ToolStatsView = { get: (server, tool) => this.seededTable().get(server, tool) };
   private readonly rollupTimer: NodeJS.Timeout | undefined;
   private readonly checkpoints: WalCheckpointer | undefined;
 
@@ -36,7 +39,6 @@ export class CallRecorder implements CallSink {
     const store = options.store;
     if (!store) return;
     this.rollup();
-    this.seed();
     this.rollupTimer = setInterval(() => this.rollup(), options.rollupEveryMs ?? ROLLUP_EVERY_MS);
     this.rollupTimer.unref();
     // One checkpoint timer per connection that writes calls: the journal's worker checkpoints its own.
@@ -46,27 +48,33 @@ export class CallRecorder implements CallSink {
 
   /** Per-tool counts, in memory: what fallbacks, recommendations and search priors read. */
   get stats(): ToolStatsView {
-    return this.table;
+    return this.view;
+  }
+
+  /** Reads every tool's counts from the store now (serve calls it at start, off any call's path). */
+  warm(): void {
+    this.seededTable();
   }
 
   recordCall(call: CallRecord): void {
     this.options.registry?.observeCall(call.server, call.tool, call.outcome, call.durationMs);
     const store = this.options.store;
     if (!store || !this.options.record) return;
+    const table = this.seededTable(); // before the insert, so the seed cannot count this call too
     try {
       store.metrics.recordCall(call);
     } catch (error) {
       this.options.log.error({ err: (error as Error).message }, 'could not record a call in the store');
       return;
     }
-    this.table.record(call);
+    table.record(call);
   }
 
   /** Deletes stored calls (see MetricsRepository.reset) and their counts in the table. */
   reset(filter: MetricsFilter = {}): ResetResult {
     if (!this.options.store) return { rawDeleted: 0, dailyDeleted: 0 };
     const result = this.options.store.metrics.reset(filter);
-    this.table.forget(filter);
+    if (this.seeded) this.table.forget(filter);
     return result;
   }
 
@@ -75,13 +83,16 @@ export class CallRecorder implements CallSink {
     this.checkpoints?.stop();
   }
 
-  /** Reads every tool's counts once (one grouped scan, no percentiles). */
-  private seed(): void {
+  /** The table, after reading every tool's counts once (one grouped scan, no percentiles). */
+  private seededTable(): ToolStatsTable {
+    if (this.seeded || !this.options.store) return this.table;
+    this.seeded = true;
     try {
-      this.table.seed(this.options.store!.metrics.toolCounts());
+      this.table.seed(this.options.store.metrics.toolCounts());
     } catch (error) {
       this.options.log.warn({ err: (error as Error).message }, 'recorded call counts unavailable; ranking starts without them');
     }
+    return this.table;
   }
 
   private rollup(): void {

@@ -4,7 +4,7 @@
 // request forwarding, notifications, reverse requests and lenient listing. It never validates or
 // reshapes what the server returns.
 import { EventEmitter } from 'node:events';
-import { Client, ProtocolError } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { ServerBreaker } from './breaker.js';
 import type { JSONRPCRequest, ServerCapabilities, Implementation } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -336,6 +336,7 @@ export class Connection extends EventEmitter {
   private async send(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions): Promise<Record<string, unknown>> {
     const client = await this.ready();
     const timeout = options.timeoutMs ?? this.config.requestTimeoutMs ?? this.options.requestTimeoutMs;
+    if (!options.onprogress) return this.sendPlain(client, method, params, options.signal, Math.min(timeout, this.resilience.maxRequestMs));
     const timedOut = new AbortController();
     let idle: NodeJS.Timeout | undefined;
     const arm = () => {
@@ -379,6 +380,28 @@ export class Connection extends EventEmitter {
       clearTimeout(idle);
       outer?.removeEventListener('abort', follow);
       if (token) this.progress.unregister(token);
+    }
+  }
+
+  /**
+   * The hot path (no progress to follow): the SDK's own timer and the caller's signal, with no
+   * controller, timer or listener of ours per call (see docs/decisions/0004-hot-path.md).
+   */
+  private async sendPlain(client: Client, method: string, params: Record<string, unknown> | undefined, signal: AbortSignal | undefined, timeout: number): Promise<Record<string, unknown>> {
+    this.inflight++;
+    try {
+      const result = await client.request({ method: method as 'ping', params }, ANY_RESULT, { ...(signal && { signal }), timeout });
+      this.proveAlive();
+      return result;
+    } catch (error) {
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && !signal?.aborted) {
+        if (this.client === client) this.setState('degraded');
+        throw serverTimeout(this.key, method, timeout);
+      }
+      if (error instanceof ProtocolError) this.proveAlive(); // it answered, with an error
+      throw fromClientError(this.key, error, method, timeout, { lastError: this.lastError, downSince: this.downSince });
+    } finally {
+      this.inflight--;
     }
   }
 

@@ -50,6 +50,16 @@ describe('per-tool stats table', () => {
     recorder.close();
   });
 
+  it('seeds on first use, counting a call recorded through the journal exactly once', () => {
+    const store = stores.open({ callJournal: { flushEveryMs: 3_600_000, onError: (m) => { throw new Error(m); } } });
+    for (let i = 0; i < 3; i++) store.metrics.recordCall({ server: 's', tool: 't', startedAt: Date.now(), durationMs: 1, outcome: 'ok' });
+    const recorder = new CallRecorder({ store, record: true, log });
+    recorder.recordCall({ server: 's', tool: 't', startedAt: Date.now(), durationMs: 1, outcome: 'ok' }); // the first use: seed, then this call
+    expect(recorder.stats.get('s', 't')!.calls).toBe(4);
+    expect(store.metrics.toolStats({})[0].calls).toBe(4);
+    recorder.close();
+  });
+
   it('counts nothing when recording is off', () => {
     const store = stores.open();
     const recorder = new CallRecorder({ store, record: false, log });
@@ -57,6 +67,21 @@ describe('per-tool stats table', () => {
     expect(recorder.stats.get('s', 't')).toBeUndefined();
     expect(store.metrics.toolStats({})).toEqual([]);
     recorder.close();
+  });
+});
+
+describe('WAL checkpoints', () => {
+  it('runs one checkpoint timer per writing connection: none on the main one when the journal worker writes and checkpoints', () => {
+    const direct = stores.open();
+    const recorder = new CallRecorder({ store: direct, record: true, log });
+    expect(direct.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0); // ours, on a timer
+    recorder.close();
+    expect(direct.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+
+    const journaled = stores.open({ callJournal: { worker: true, onError: (m) => { throw new Error(m); } } });
+    const onWorker = new CallRecorder({ store: journaled, record: true, log });
+    expect(journaled.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000); // the worker checkpoints its own connection
+    onWorker.close();
   });
 });
 

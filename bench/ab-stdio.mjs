@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// @ts-check
+// Side-by-side A/B of stdio variants on a busy machine: every variant runs at once (one client, one
+// process tree each), warmed, then measured in interleaved blocks of sequential `tools/call echo`
+// (the order rotating every round), so load changes hit every variant alike. Reports per variant the
+// median over blocks of the wall time per call and of the CPU time per call of the process the
+// client spawned (the gateway; for `direct` the echo server itself), and ratios to `direct`.
+//
+//   node bench/ab-stdio.mjs [--variants direct,default,logdebug,journal-write,norecord] [--rounds N] [--calls N] [--warmup N]
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT_DIR, rootImport } from './lib/root-modules.mjs';
+
+const { Client } = await rootImport('@modelcontextprotocol/client');
+const { StdioClientTransport } = await rootImport('@modelcontextprotocol/client', './stdio');
+const { z } = await rootImport('zod');
+const ANY = z.any();
+
+const { values } = parseArgs({ options: { variants: { type: 'string' }, rounds: { type: 'string' }, calls: { type: 'string' }, warmup: { type: 'string' } } });
+const ROUNDS = Number(values.rounds ?? 12);
+const CALLS = Number(values.calls ?? 300);
+const WARMUP = Number(values.warmup ?? 4000);
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-ab-'));
+const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
+const MAIN = path.join(ROOT_DIR, 'dist/cli/main.js');
+
+/** @param {string} name @param {Record<string, unknown>} [settings] */
+function gatewayArgs(name, settings) {
+  const config = path.join(tmp, `${name}.mcp.json`);
+  writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: ECHO } }, ...(settings && { switchboard: settings }) }));
+  return [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, `${name}-data`)];
+}
+
+/** @type {Record<string, () => {args: string[], env?: Record<string, string>, tool: string}>} */
+const KNOWN = {
+  direct: () => ({ args: ECHO, tool: 'echo' }),
+  default: () => ({ args: gatewayArgs('default'), tool: 'echo_echo' }),
+  logdebug: () => ({ args: [...gatewayArgs('logdebug'), '--log-level', 'debug'], tool: 'echo_echo' }),
+  logwarn: () => ({ args: [...gatewayArgs('logwarn'), '--log-level', 'warn'], tool: 'echo_echo' }),
+  'journal-write': () => ({ args: gatewayArgs('journal-write'), env: { SWITCHBOARD_CALL_JOURNAL: 'write' }, tool: 'echo_echo' }),
+  norecord: () => ({ args: gatewayArgs('norecord', { recordCalls: false }), tool: 'echo_echo' }),
+};
+const names = (values.variants ?? 'direct,default,logdebug').split(',');
+for (const name of names) if (!KNOWN[name]) throw new Error(`unknown variant ${name}; known: ${Object.keys(KNOWN).join(', ')}`);
+
+/** CPU ms (user + system) of one process. @param {number} pid */
+function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+/** @param {number[]} xs */
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const variants = [];
+for (const name of names) {
+  const spec = KNOWN[name]();
+  const transport = new StdioClientTransport({ command: process.execPath, args: spec.args, env: spec.env, stderr: 'ignore' });
+  const client = new Client({ name: 'ab', version: '1' }, { capabilities: {} });
+  await client.connect(transport);
+  variants.push({ name, client, pid: /** @type {number} */ (transport.pid), tool: spec.tool, wall: /** @type {number[]} */ ([]), cpu: /** @type {number[]} */ ([]), rss: 0 });
+}
+/** @param {typeof variants[number]} v @param {number} n */
+async function calls(v, n) {
+  for (let i = 0; i < n; i++) await v.client.request({ method: 'tools/call', params: { name: v.tool, arguments: { message: 'hello' } } }, ANY);
+}
+process.stderr.write(`warming ${names.join(', ')} with ${WARMUP} calls each\n`);
+for (let done = 0; done < WARMUP; done += 500) for (const v of variants) await calls(v, 500);
+for (let round = 0; round < ROUNDS; round++) {
+  const order = variants.map((_, i) => variants[(i + round) % variants.length]);
+  if (round % 2) order.reverse();
+  for (const v of order) {
+    const cpu0 = cpuMs(v.pid);
+    const t0 = performance.now();
+    await calls(v, CALLS);
+    v.wall.push(((performance.now() - t0) * 1000) / CALLS);
+    v.cpu.push(((cpuMs(v.pid) - cpu0) * 1000) / CALLS);
+  }
+}
+for (const v of variants) {
+  const status = readFileSync(`/proc/${v.pid}/status`, 'utf8');
+  v.rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+for (const v of variants) await v.client.close();
+rmSync(tmp, { recursive: true, force: true });
+
+const direct = variants.find((v) => v.name === 'direct');
+const lines = [
+  `A/B stdio, ${ROUNDS} rounds x ${CALLS} sequential calls per variant after ${WARMUP} warm-up calls; Node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`,
+  '| variant | wall µs/call (median of blocks) | × direct | CPU µs/call of the spawned process | RSS MB after |',
+  '|---|---:|---:|---:|---:|',
+  ...variants.map((v) => `| ${v.name} | ${median(v.wall).toFixed(0)} | ${direct ? (median(v.wall) / median(direct.wall)).toFixed(2) + '×' : '-'} | ${median(v.cpu).toFixed(0)} | ${v.rss.toFixed(0)} |`),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
