@@ -121,6 +121,7 @@ export const settingsSchema = z.strictObject({
   nameBudget: z.int().min(16).max(64).optional(),
   http: httpSettingsSchema.optional(),
   sessionIdleMs: z.int().min(1).optional(),
+  isolatedIdleMs: z.int().min(0).optional(),
   requestTimeoutMs: z.int().min(1).optional(),
   listChangedDebounceMs: z.int().min(0).optional(),
   resilience: resilienceSettingsSchema.optional(),
@@ -158,6 +159,7 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
     allowedHosts: Object.freeze([]) as unknown as string[],
   }),
   sessionIdleMs: 30 * 60 * 1000,
+  isolatedIdleMs: 5 * 60 * 1000,
   requestTimeoutMs: 60_000,
   listChangedDebounceMs: 100,
   resilience: Object.freeze({

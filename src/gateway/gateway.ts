@@ -37,6 +37,8 @@ export interface GatewaySettings {
   nameBudget: number;
   requestTimeoutMs: number;
   listChangedDebounceMs: number;
+  /** A session's own connections stop after this long without activity (0: only when it ends); they start again on use. */
+  isolatedIdleMs: number;
   pageSize: number;
   resilience: ResilienceOptions;
   /** Start servers on first use; list them from the store's cache until then. */
@@ -54,6 +56,7 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   nameBudget: 48,
   requestTimeoutMs: 60_000,
   listChangedDebounceMs: 100,
+  isolatedIdleMs: 5 * 60 * 1000,
   pageSize: DEFAULT_PAGE_SIZE,
   resilience: DEFAULT_RESILIENCE,
   lazy: true,
@@ -105,6 +108,8 @@ export class Gateway {
   /** Search engines per catalog, learning from use, success-rate priors. */
   readonly search: ToolSearch;
   private rollupTimer: NodeJS.Timeout | undefined;
+  /** Stops idle sessions' own connections (see isolatedIdleMs). */
+  private readonly idleTimer: NodeJS.Timeout | undefined;
   /** Checkpoints the store's WAL on a timer, so no recorded call waits for one. */
   private readonly checkpoints: WalCheckpointer | undefined;
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
@@ -134,11 +139,17 @@ export class Gateway {
     // A server that came back may list something else, and one that failed its first listing has
     // nothing listed yet: re-read it; clients hear only of real changes.
     this.pool.on('up', (connection, again) => {
+      this.restoreLogLevel(connection);
       const catalog = this.catalogs.get(connection.profile.key);
       const listing = catalog?.listing(connection.key);
       if (catalog && (again || listing?.error || listing?.cached)) void catalog.refresh(connection.key);
     });
     this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, this.serverState(connection.key)));
+    const idleMs = this.settings.isolatedIdleMs;
+    if (idleMs > 0) {
+      this.idleTimer = setInterval(() => this.releaseIdleOwned(), Math.max(250, Math.min(60_000, Math.floor(idleMs / 2))));
+      this.idleTimer.unref();
+    }
     if (this.store) {
       this.rollup();
       this.rollupTimer = setInterval(() => this.rollup(), ROLLUP_EVERY_MS);
@@ -294,6 +305,35 @@ export class Gateway {
     }
   }
 
+  /**
+   * Stops the own connections of sessions idle for isolatedIdleMs (no request running, no resource
+   * subscription): their processes go, the session and its catalog stay, and the next call starts
+   * them again. This bounds the processes that isolation costs to the clients in use.
+   */
+  private releaseIdleOwned(): void {
+    const cutoff = Date.now() - this.settings.isolatedIdleMs;
+    for (const session of this.sessions) {
+      const profile = session.profile;
+      if (profile.owner === undefined || session.closed || session.lastActive > cutoff || session.handling > 0) continue;
+      if (this.subscriptions.heldBy(session).length > 0) continue;
+      const running = this.pool.connections().filter((c) => c.profile.key === profile.key && c.state !== 'stopped');
+      if (running.length === 0) continue;
+      const release = this.pool.releaseProfile(profile.key).then((released) => {
+        if (released.length) this.log.info({ session: session.id, connections: released.length }, 'session idle; its own connections stopped until it is used again');
+      }).finally(() => this.releasing.delete(release));
+      this.releasing.add(release);
+    }
+  }
+
+  /** A session's own connection came (back) up: the log level that session set applies to it again. */
+  private restoreLogLevel(connection: Connection): void {
+    const owner = this.router.ownerOf(connection);
+    if (!owner?.logLevel || !connection.serverCapabilities?.logging) return;
+    void connection.request('logging/setLevel', { level: owner.logLevel }).catch((error: Error) => {
+      this.log.debug({ server: connection.key, err: error.message }, 'logging/setLevel not accepted');
+    });
+  }
+
   private async releaseProfile(profileKey: string): Promise<void> {
     const pinned = profileKey === BARE_PROFILE.key ? this.pinned : new Set<string>();
     if (pinned.size === 0) this.catalogs.delete(profileKey);
@@ -369,6 +409,7 @@ export class Gateway {
   async close(): Promise<void> {
     this.router.close();
     clearInterval(this.rollupTimer);
+    clearInterval(this.idleTimer);
     this.checkpoints?.stop();
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();
