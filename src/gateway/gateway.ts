@@ -210,7 +210,8 @@ export class Gateway {
     await Promise.all(
       unseen.map(async (key) => {
         await catalog.refresh(key, undefined, { quiet: true });
-        if (![...this.sessions].some((s) => s.profile.key === BARE_PROFILE.key)) await this.pool.releaseConnection(key, BARE_PROFILE.key);
+        // A session still initializing has no profile yet: it does not hold the shared connection.
+        if (![...this.sessions].some((s) => s.clientCapabilities !== undefined && s.profile.key === BARE_PROFILE.key)) await this.pool.releaseConnection(key, BARE_PROFILE.key);
       }),
     );
   }
@@ -323,6 +324,24 @@ export class Gateway {
       }).finally(() => this.releasing.delete(release));
       this.releasing.add(release);
     }
+    this.releaseUnusedShared();
+  }
+
+  /**
+   * Shared connections that no client session uses (started at boot to check the tool budget, or by
+   * the admin API) are stopped too, unless pinned (lazy: false, preconnect) or a management request
+   * is running; the next use starts them again.
+   */
+  private releaseUnusedShared(): void {
+    const sessions = [...this.sessions];
+    if (sessions.some((s) => s.view.kind === 'management' ? s.handling > 0 : s.clientCapabilities === undefined || s.profile.key === BARE_PROFILE.key)) return;
+    const unused = this.pool.connections().filter((c) => c.profile.key === BARE_PROFILE.key && !this.pinned.has(c.key) && c.state !== 'configured');
+    if (unused.length === 0) return;
+    const release = this.pool.releaseProfile(BARE_PROFILE.key, this.pinned).then((released) => {
+      for (const connection of released) this.subscriptions.dropConnection(connection);
+      if (released.length) this.log.info({ connections: released.length }, 'shared connections no session uses stopped');
+    }).finally(() => this.releasing.delete(release));
+    this.releasing.add(release);
   }
 
   /** A session's own connection came (back) up: the log level that session set applies to it again. */
