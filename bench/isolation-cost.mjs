@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT_DIR, rootImport } from './lib/root-modules.mjs';
-import { registerPid, statusKb, stopTree, treePids, unregisterPid } from './lib/procs.mjs';
+import { killAllStarted, registerPid, statusKb, stopTree, treePids, unregisterPid } from './lib/procs.mjs';
 
 const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,2,4,8' }, 'idle-ms': { type: 'string', default: '30000' }, json: { type: 'string' } } });
 const counts = values.clients.split(',').map(Number);
@@ -67,12 +67,19 @@ async function openClient(url, capabilities) {
   const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`));
   await client.connect(transport);
   // Use every server once, so each connection this client needs is started.
-  await client.callTool({ name: 'everything_echo', arguments: { message: 'hi' } });
-  await client.callTool({ name: 'filesystem_list_allowed_directories', arguments: {} });
-  await client.callTool({ name: 'memory_read_graph', arguments: {} });
+  await client.callTool({ name: 'everything_echo', arguments: { message: 'hi' } }, CALL);
+  await client.callTool({ name: 'filesystem_list_allowed_directories', arguments: {} }, CALL);
+  await client.callTool({ name: 'memory_read_graph', arguments: {} }, CALL);
   return { client, transport };
 }
 
+// A loaded machine may take long to start a client's servers: generous timeouts, and nothing left behind on failure.
+const CALL = { timeout: 300_000 };
+process.on('uncaughtException', (error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  killAllStarted();
+  process.exit(1);
+});
 const rows = [];
 for (const n of counts) {
   for (const kind of ['shared (no capability)', 'isolated (sampling)']) {

@@ -19,7 +19,9 @@ function text(result: { content?: Array<{ text?: string }> }): string {
   return (result.content ?? []).map((c) => c.text ?? '').join('\n');
 }
 
-describe('isolation between two clients of one gateway', () => {
+// Every client that declares a reverse capability starts its own server processes: on a loaded
+// 2-core machine that takes a while.
+describe('isolation between two clients of one gateway', { timeout: 120_000 }, () => {
   let gateway: RunningGateway;
   let scratch: string;
   let secret: string;
@@ -84,10 +86,10 @@ describe('isolation between two clients of one gateway', () => {
     const results = await whileBusy(b, async () => {
       const own = call(b, 'everything_trigger-sampling-request', { prompt: 'B private note' });
       const mine: unknown[] = [];
-      for (let i = 0; i < 4; i++) mine.push(await call(a, 'everything_trigger-sampling-request', { prompt: `A private document ${i}` }));
+      for (let i = 0; i < 3; i++) mine.push(await call(a, 'everything_trigger-sampling-request', { prompt: `A private document ${i}` }));
       return { mine, own: await own };
     });
-    expect(asked.a).toHaveLength(4);
+    expect(asked.a).toHaveLength(3);
     for (const params of asked.a) expect(params).toContain('A private document');
     expect(asked.b).toHaveLength(1);
     expect(asked.b[0]).toContain('B private note');
