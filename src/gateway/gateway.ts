@@ -318,13 +318,14 @@ export class Gateway {
       if (profile.owner === undefined || session.closed || session.lastActive > cutoff || session.handling > 0) continue;
       if (this.subscriptions.heldBy(session).length > 0) continue;
       const running = this.pool.connections().filter((c) => c.profile.key === profile.key && c.state !== 'stopped');
-      if (running.length === 0) continue;
+      // Never in the middle of a start (a listing would fail and be retried): next round.
+      if (running.length === 0 || running.some((c) => c.state === 'connecting')) continue;
       const release = this.pool.releaseProfile(profile.key).then((released) => {
         if (released.length) this.log.info({ session: session.id, connections: released.length }, 'session idle; its own connections stopped until it is used again');
       }).finally(() => this.releasing.delete(release));
       this.releasing.add(release);
     }
-    this.releaseUnusedShared();
+    this.releaseUnusedShared(cutoff);
   }
 
   /**
@@ -332,11 +333,13 @@ export class Gateway {
    * the admin API) are stopped too, unless pinned (lazy: false, preconnect) or a management request
    * is running; the next use starts them again.
    */
-  private releaseUnusedShared(): void {
+  private releaseUnusedShared(cutoff: number): void {
     const sessions = [...this.sessions];
     if (sessions.some((s) => s.view.kind === 'management' ? s.handling > 0 : s.clientCapabilities === undefined || s.profile.key === BARE_PROFILE.key)) return;
-    const unused = this.pool.connections().filter((c) => c.profile.key === BARE_PROFILE.key && !this.pinned.has(c.key) && c.state !== 'configured');
-    if (unused.length === 0) return;
+    const shared = this.pool.connections().filter((c) => c.profile.key === BARE_PROFILE.key && !this.pinned.has(c.key));
+    // Only connections up for a while and done starting: one being started or listed is left alone.
+    const settled = (c: Connection) => c.state === 'connected' && (c.connectedAt?.getTime() ?? Infinity) <= cutoff;
+    if (shared.length === 0 || !shared.every((c) => settled(c) || c.state === 'configured' || c.state === 'stopped')) return;
     const release = this.pool.releaseProfile(BARE_PROFILE.key, this.pinned).then((released) => {
       for (const connection of released) this.subscriptions.dropConnection(connection);
       if (released.length) this.log.info({ connections: released.length }, 'shared connections no session uses stopped');
