@@ -299,6 +299,9 @@ describe('per-session connections: lazy, released when idle, refused reverse req
     expect(JSON.stringify(again.response)).toContain('sampled by its own client');
     expect(owned(await connections())[0]?.pid).not.toBe(mine!.pid);
     // The shared connection is not released for idleness.
-    for (const c of shared) expect(isAlive(c.pid!)).toBe(true);
+    // The shared connection (its two clients are still open) is not released for idleness.
+    expect(shared).toHaveLength(1);
+    expect((await connections()).filter((c) => !c.profile.includes('@') && c.pid !== null)).toHaveLength(1);
+    expect(gateway.log.records().some((r) => r.msg === 'shared connections no session uses stopped')).toBe(false);
   });
 });
