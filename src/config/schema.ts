@@ -216,6 +216,7 @@ export const settingsSchema = z.strictObject({
   nameBudget: z.int().min(16).max(64).optional(),
   http: httpSettingsSchema.optional(),
   sessionIdleMs: z.int().min(1).optional(),
+  isolatedIdleMs: z.int().min(0).optional(),
   requestTimeoutMs: z.int().min(1).optional(),
   listChangedDebounceMs: z.int().min(0).optional(),
   resilience: resilienceSettingsSchema.optional(),
@@ -266,6 +267,7 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
     unauthenticatedAdmin: false,
   }),
   sessionIdleMs: 30 * 60 * 1000,
+  isolatedIdleMs: 5 * 60 * 1000,
   requestTimeoutMs: 60_000,
   listChangedDebounceMs: 100,
   resilience: Object.freeze({

@@ -71,6 +71,8 @@ export interface SwitchboardSettings {
   nameBudget: number;
   http: HttpSettings;
   sessionIdleMs: number;
+  /** A session's own downstream connections (sampling, elicitation or roots clients) stop after this long idle; 0: only when the session ends. */
+  isolatedIdleMs: number;
   requestTimeoutMs: number;
   listChangedDebounceMs: number;
   resilience: ResilienceSettings;

@@ -42,6 +42,8 @@ export interface GatewaySettings {
   nameBudget: number;
   requestTimeoutMs: number;
   listChangedDebounceMs: number;
+  /** A session's own connections stop after this long without activity (0: only when it ends); they start again on use. */
+  isolatedIdleMs: number;
   pageSize: number;
   resilience: ResilienceOptions;
   /** Start servers on first use; list them from the store's cache until then. */
@@ -59,6 +61,7 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   nameBudget: 48,
   requestTimeoutMs: 60_000,
   listChangedDebounceMs: 100,
+  isolatedIdleMs: 5 * 60 * 1000,
   pageSize: DEFAULT_PAGE_SIZE,
   resilience: DEFAULT_RESILIENCE,
   lazy: true,
@@ -110,6 +113,8 @@ export class Gateway {
   readonly search: ToolSearch;
   /** Records calls (store, Prometheus, in-memory per-tool stats), rolls up, checkpoints the WAL. */
   readonly calls: CallRecorder;
+  /** Stops idle sessions' own connections (see isolatedIdleMs). */
+  private readonly idleTimer: NodeJS.Timeout | undefined;
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
   readonly toolMetrics: ToolMetricsAnnotator | undefined;
   /** Meta-mode settings; set by serve from the configuration before sessions open. */
@@ -141,11 +146,17 @@ export class Gateway {
     // A server that came back may list something else, and one that failed its first listing has
     // nothing listed yet: re-read it; clients hear only of real changes.
     this.pool.on('up', (connection, again) => {
+      this.restoreLogLevel(connection);
       const catalog = this.catalogs.get(connection.profile.key);
       const listing = catalog?.listing(connection.key);
       if (catalog && (again || listing?.error || listing?.cached)) void catalog.refresh(connection.key);
     });
     this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, this.serverState(connection.key)));
+    const idleMs = this.settings.isolatedIdleMs;
+    if (idleMs > 0) {
+      this.idleTimer = setInterval(() => this.releaseIdleOwned(), Math.max(250, Math.min(60_000, Math.floor(idleMs / 2))));
+      this.idleTimer.unref();
+    }
     if (this.store) {
       if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message) });
     }
@@ -202,7 +213,8 @@ export class Gateway {
     await Promise.all(
       unseen.map(async (key) => {
         await catalog.refresh(key, undefined, { quiet: true });
-        if (![...this.sessions].some((s) => s.profile.key === BARE_PROFILE.key)) await this.pool.releaseConnection(key, BARE_PROFILE.key);
+        // A session still initializing has no profile yet: it does not hold the shared connection.
+        if (![...this.sessions].some((s) => s.clientCapabilities !== undefined && s.profile.key === BARE_PROFILE.key)) await this.pool.releaseConnection(key, BARE_PROFILE.key);
       }),
     );
   }
@@ -285,6 +297,56 @@ export class Gateway {
       const release = this.releaseProfile(profileKey).finally(() => this.releasing.delete(release));
       this.releasing.add(release);
     }
+  }
+
+  /**
+   * Stops the own connections of sessions idle for isolatedIdleMs (no request running, no resource
+   * subscription): their processes go, the session and its catalog stay, and the next call starts
+   * them again. This bounds the processes that isolation costs to the clients in use.
+   */
+  private releaseIdleOwned(): void {
+    const cutoff = Date.now() - this.settings.isolatedIdleMs;
+    for (const session of this.sessions) {
+      const profile = session.profile;
+      if (profile.owner === undefined || session.closed || session.lastActive > cutoff || session.handling > 0) continue;
+      if (this.subscriptions.heldBy(session).length > 0) continue;
+      const running = this.pool.connections().filter((c) => c.profile.key === profile.key && c.state !== 'stopped');
+      // Never in the middle of a start (a listing would fail and be retried): next round.
+      if (running.length === 0 || running.some((c) => c.state === 'connecting')) continue;
+      const release = this.pool.releaseProfile(profile.key).then((released) => {
+        if (released.length) this.log.info({ session: session.id, connections: released.length }, 'session idle; its own connections stopped until it is used again');
+      }).finally(() => this.releasing.delete(release));
+      this.releasing.add(release);
+    }
+    this.releaseUnusedShared(cutoff);
+  }
+
+  /**
+   * Shared connections that no client session uses (started at boot to check the tool budget, or by
+   * the admin API) are stopped too, unless pinned (lazy: false, preconnect) or a management request
+   * is running; the next use starts them again.
+   */
+  private releaseUnusedShared(cutoff: number): void {
+    const sessions = [...this.sessions];
+    if (sessions.some((s) => s.view.kind === 'management' ? s.handling > 0 : s.clientCapabilities === undefined || s.profile.key === BARE_PROFILE.key)) return;
+    const shared = this.pool.connections().filter((c) => c.profile.key === BARE_PROFILE.key && !this.pinned.has(c.key));
+    // Only connections up for a while and done starting: one being started or listed is left alone.
+    const settled = (c: Connection) => c.state === 'connected' && (c.connectedAt?.getTime() ?? Infinity) <= cutoff;
+    if (shared.length === 0 || !shared.every((c) => settled(c) || c.state === 'configured' || c.state === 'stopped')) return;
+    const release = this.pool.releaseProfile(BARE_PROFILE.key, this.pinned).then((released) => {
+      for (const connection of released) this.subscriptions.dropConnection(connection);
+      if (released.length) this.log.info({ connections: released.length }, 'shared connections no session uses stopped');
+    }).finally(() => this.releasing.delete(release));
+    this.releasing.add(release);
+  }
+
+  /** A session's own connection came (back) up: the log level that session set applies to it again. */
+  private restoreLogLevel(connection: Connection): void {
+    const owner = this.router.ownerOf(connection);
+    if (!owner?.logLevel || !connection.serverCapabilities?.logging) return;
+    void connection.request('logging/setLevel', { level: owner.logLevel }).catch((error: Error) => {
+      this.log.debug({ server: connection.key, err: error.message }, 'logging/setLevel not accepted');
+    });
   }
 
   private async releaseProfile(profileKey: string): Promise<void> {
@@ -376,6 +438,7 @@ export class Gateway {
   async close(): Promise<void> {
     this.router.close();
     this.calls.close();
+    clearInterval(this.idleTimer);
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();
     await Promise.all([...this.releasing, this.pool.close()]);

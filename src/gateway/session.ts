@@ -58,6 +58,8 @@ export class GatewaySession {
   lastActive = Date.now();
   logLevel: LoggingLevel | undefined;
   closed = false;
+  /** Requests of this session being answered now (listings included): an idle release waits for none. */
+  handling = 0;
   /** Requests of this session now running on each connection (newest last): reverse requests go to them. */
   readonly inflight = new Map<Connection, ServerContext[]>();
   private cachedProfile: CapabilityProfile | undefined;
@@ -75,7 +77,15 @@ export class GatewaySession {
     this.id = options.id ?? randomUUID();
     this.view = options.view;
     this.server = new Server(options.serverInfo, { capabilities: options.capabilities, instructions: options.instructions });
-    this.server.fallbackRequestHandler = (request, ctx) => this.handle(request, ctx);
+    this.server.fallbackRequestHandler = async (request, ctx) => {
+      this.handling++;
+      try {
+        return await this.handle(request, ctx);
+      } finally {
+        this.handling--;
+        this.lastActive = Date.now();
+      }
+    };
     this.server.fallbackNotificationHandler = async (notification) => {
       this.lastActive = Date.now();
       if (notification.method === 'notifications/roots/list_changed') await this.gateway.rootsChanged(this);

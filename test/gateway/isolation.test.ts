@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
-import { connectHttp, newClient, npmServer, startHttpGateway, tempDir, waitFor, writeConfig, type ConnectedClient, type RunningGateway } from '../helpers/gateway.js';
+import { connectHttp, fixtureServer, isAlive, newClient, npmServer, startHttpGateway, tempDir, waitFor, writeConfig, type ConnectedClient, type RunningGateway } from '../helpers/gateway.js';
 
 const ANY = z.any();
 type Client = ReturnType<typeof newClient>;
@@ -19,7 +19,9 @@ function text(result: { content?: Array<{ text?: string }> }): string {
   return (result.content ?? []).map((c) => c.text ?? '').join('\n');
 }
 
-describe('isolation between two clients of one gateway', () => {
+// Every client that declares a reverse capability starts its own server processes: on a loaded
+// 2-core machine that takes a while.
+describe('isolation between two clients of one gateway', { timeout: 120_000 }, () => {
   let gateway: RunningGateway;
   let scratch: string;
   let secret: string;
@@ -84,10 +86,10 @@ describe('isolation between two clients of one gateway', () => {
     const results = await whileBusy(b, async () => {
       const own = call(b, 'everything_trigger-sampling-request', { prompt: 'B private note' });
       const mine: unknown[] = [];
-      for (let i = 0; i < 4; i++) mine.push(await call(a, 'everything_trigger-sampling-request', { prompt: `A private document ${i}` }));
+      for (let i = 0; i < 3; i++) mine.push(await call(a, 'everything_trigger-sampling-request', { prompt: `A private document ${i}` }));
       return { mine, own: await own };
     });
-    expect(asked.a).toHaveLength(4);
+    expect(asked.a).toHaveLength(3);
     for (const params of asked.a) expect(params).toContain('A private document');
     expect(asked.b).toHaveLength(1);
     expect(asked.b[0]).toContain('B private note');
@@ -241,5 +243,65 @@ describe('toolsets are per session', () => {
     // B unequipping changes nothing for A.
     await call(b.client, 'unequip-toolset');
     expect(await names(a.client)).toContain('everything_echo');
+  });
+});
+
+describe('per-session connections: lazy, released when idle, refused reverse requests on shared ones', () => {
+  let gateway: RunningGateway;
+  const open: ConnectedClient[] = [];
+
+  beforeAll(async () => {
+    gateway = await startHttpGateway(await writeConfig({ raw: fixtureServer('raw-server.ts', [], { RAW_TOOLS: JSON.stringify([{ name: 'ask_client', description: 'Sends the client a request of its own.', inputSchema: { type: 'object' } }]) }) }, { isolatedIdleMs: 1500, sessionIdleMs: 10 * 60 * 1000 }));
+  });
+
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.close().catch(() => undefined)));
+    await gateway?.close();
+  });
+
+  async function connect(capabilities: ClientCapabilities): Promise<Client> {
+    const client = newClient(capabilities);
+    if (capabilities.sampling) client.setRequestHandler('sampling/createMessage', async () => ({ model: 'm', role: 'assistant', content: { type: 'text', text: 'sampled by its own client' } }));
+    open.push(await connectHttp(gateway.url, client));
+    return client;
+  }
+
+  type Connections = Array<{ profile: string; pid: number | null; state: string }>;
+  async function connections(): Promise<Connections> {
+    const body = (await (await fetch(`${gateway.url}/api/servers`)).json()) as { servers: Array<{ key: string; connections: Connections }> };
+    return body.servers.find((s) => s.key === 'raw')!.connections;
+  }
+  const call = (client: Client, name: string, args: Record<string, unknown> = {}) => client.request({ method: 'tools/call', params: { name, arguments: args } }, ANY);
+  const owned = (list: Connections) => list.filter((c) => c.profile.includes('@'));
+
+  it('a server request on a shared connection is answered with an error, never passed to a client', async () => {
+    await connect({});
+    const b = await connect({});
+    const result = JSON.parse(text(await call(b, 'raw_ask_client', { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }))) as { error?: { code: number; message: string }; response?: unknown };
+    expect(result.response).toBeUndefined();
+    expect(result.error?.code).toBe(-32601);
+    expect(result.error?.message).toContain('shared');
+    expect(owned(await connections())).toEqual([]);
+  });
+
+  it('a sampling client gets its own connection on first use, stopped after isolatedIdleMs and started again on the next call', async () => {
+    const shared = (await connections()).filter((c) => !c.profile.includes('@') && c.pid !== null);
+    const a = await connect({ sampling: {} });
+    const answer = JSON.parse(text(await call(a, 'raw_ask_client', { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }))) as { response?: unknown };
+    expect(JSON.stringify(answer.response)).toContain('sampled by its own client');
+    const [mine] = owned(await connections());
+    expect(mine?.pid).toBeGreaterThan(0);
+    await waitFor(() => !isAlive(mine!.pid!), 'the idle session\'s own server process to stop', 15_000);
+    await waitFor(async () => owned(await connections()).length === 0, 'the idle connection to be released');
+    expect(gateway.log.records().some((r) => r.msg === 'session idle; its own connections stopped until it is used again')).toBe(true);
+    // The session lives on: the next call starts its own connection again.
+    const again = JSON.parse(text(await call(a, 'raw_ask_client', { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }))) as { response?: unknown };
+    expect(JSON.stringify(again.response)).toContain('sampled by its own client');
+    expect(owned(await connections())[0]?.pid).not.toBe(mine!.pid);
+    // The shared connection is not released for idleness.
+    // The shared connection (its two clients are still open) is not released for idleness.
+    expect(shared).toHaveLength(1);
+    expect((await connections()).filter((c) => !c.profile.includes('@') && c.pid !== null)).toHaveLength(1);
+    expect(gateway.log.records().some((r) => r.msg === 'shared connections no session uses stopped')).toBe(false);
   });
 });
