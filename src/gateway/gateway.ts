@@ -119,7 +119,7 @@ export class Gateway {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
     this.store = services.store;
     this.metrics = services.metrics;
-    this.search = new ToolSearch({ settings: this.settings.search, store: this.store, log: this.log, serverDescription: (server) => this.pool.config(server)?.description });
+    this.search = new ToolSearch({ settings: this.settings.search, store: this.store, log: this.log, serverDescription: (server) => this.pool.config(server)?.description, learningLimits: () => ({ quorum: this.limits.learningQuorum, perSession: this.limits.learnedQueriesPerSession, maxQueryLength: this.limits.maxQueryLength }) });
     this.router = new SessionRouter({
       sessions: () => this.sessions,
       catalog: (profileKey) => this.catalogs.get(profileKey),
