@@ -262,7 +262,7 @@ describe('settings', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       separator: '_',
       nameBudget: 48,
-      http: { host: '127.0.0.1', port: 3333, allowedOrigins: [], allowedHosts: [] },
+      http: { host: '127.0.0.1', port: 3333, allowedOrigins: [], allowedHosts: [], unauthenticatedAdmin: false },
       sessionIdleMs: 30 * 60 * 1000,
       requestTimeoutMs: 60_000,
       listChangedDebounceMs: 100,
@@ -286,6 +286,20 @@ describe('settings', () => {
       tokenBudget: 20_000,
       maxFallbacks: 3,
       search: { learning: true, learningHalfLifeDays: 30, priors: true },
+      clients: [],
+      limits: {
+        maxInitializeBodyBytes: 1024 * 1024,
+        maxBodyBytes: 4 * 1024 * 1024,
+        maxJsonDepth: 64,
+        sessionsPerClient: 64,
+        concurrentCallsPerSession: 32,
+        maxResultChars: 32 * 1024 * 1024,
+        maxToolNameLength: 256,
+        maxQueryLength: 500,
+        learnedQueriesPerSession: 20,
+        learningQuorum: 2,
+        requestsPerMinute: 1200,
+      },
     });
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
   });
@@ -294,7 +308,7 @@ describe('settings', () => {
     const all = {
       separator: '-',
       nameBudget: 64,
-      http: { host: '0.0.0.0', port: 9000, allowedOrigins: ['http://localhost:5173'], allowedHosts: ['gw.local'] },
+      http: { host: '0.0.0.0', port: 9000, allowedOrigins: ['http://localhost:5173'], allowedHosts: ['gw.local'], unauthenticatedAdmin: true },
       sessionIdleMs: 1000,
       requestTimeoutMs: 5000,
       listChangedDebounceMs: 0,
@@ -323,6 +337,20 @@ describe('settings', () => {
         learning: false,
         learningHalfLifeDays: 7,
         priors: false,
+      },
+      clients: [{ name: 'ops', tokenHash: `sha256:${'a'.repeat(64)}`, servers: ['git*'], tools: ['git.status'], mode: 'meta', toolset: 'review', admin: true, requestsPerMinute: 60, maxSessions: 2 }],
+      limits: {
+        maxInitializeBodyBytes: 2048,
+        maxBodyBytes: 4096,
+        maxJsonDepth: 16,
+        sessionsPerClient: 3,
+        concurrentCallsPerSession: 4,
+        maxResultChars: 100_000,
+        maxToolNameLength: 64,
+        maxQueryLength: 100,
+        learnedQueriesPerSession: 5,
+        learningQuorum: 3,
+        requestsPerMinute: 100,
       },
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
