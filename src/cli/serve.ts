@@ -14,6 +14,7 @@ import { DescriptionOverrides } from '../optimize/overrides.js';
 import type { SwitchboardSettings } from '../config/index.js';
 import { ClientRegistry } from '../http/clients.js';
 import { checkBind } from './bind-check.js';
+import { readableByOthersWarning } from '../config/permissions.js';
 
 export interface ServeOptions extends CommonOptions {
   stdio?: boolean;
@@ -37,6 +38,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const { config, log, dataDir, logFile } = await loadContext(options, 'info', { logFile: options.logFile, logRequests: options.logRequests, logArguments: options.logArguments });
   // Before anything starts: an HTTP face off loopback needs client tokens (exit 2 with the fix).
   const clients = new ClientRegistry(config.settings.clients, process.env, config.file);
+  const readable = readableByOthersWarning(config);
+  if (readable) log.warn(readable);
   if (options.http) checkBind(options.host ?? config.settings.http.host, clients.enabled, config.settings.http.unauthenticatedAdmin);
   const mode = options.mode ?? config.settings.mode;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.

@@ -29,6 +29,9 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: offset - lineStart + 1 };
 }
 
+/** Deepest nesting of objects and arrays a config file may have. */
+export const MAX_DEPTH = 100;
+
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERALS: ReadonlyArray<[string, unknown]> = [['true', true], ['false', false], ['null', null]];
 
@@ -99,12 +102,20 @@ export function parseJsonc(text: string): unknown {
     return fail(`unexpected ${found()}, expected a value`);
   };
 
+  // Nesting is bounded: this parser recurses, and a config file has no use for deep values.
+  let depth = 0;
+  const enter = () => {
+    if (++depth > MAX_DEPTH) fail(`nested deeper than ${MAX_DEPTH} levels`);
+  };
+
   const object = (): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
+    enter();
     pos++;
     skip();
     if (src[pos] === '}') {
       pos++;
+      depth--;
       return out;
     }
     for (;;) {
@@ -122,10 +133,12 @@ export function parseJsonc(text: string): unknown {
         skip();
         if (src[pos] === '}') {
           pos++;
+          depth--;
           return out;
         }
       } else if (src[pos] === '}') {
         pos++;
+        depth--;
         return out;
       } else fail(`unexpected ${found()}, expected ',' or '}'`);
     }
@@ -133,10 +146,12 @@ export function parseJsonc(text: string): unknown {
 
   const array = (): unknown[] => {
     const out: unknown[] = [];
+    enter();
     pos++;
     skip();
     if (src[pos] === ']') {
       pos++;
+      depth--;
       return out;
     }
     for (;;) {
@@ -147,10 +162,12 @@ export function parseJsonc(text: string): unknown {
         skip();
         if (src[pos] === ']') {
           pos++;
+          depth--;
           return out;
         }
       } else if (src[pos] === ']') {
         pos++;
+        depth--;
         return out;
       } else fail(`unexpected ${found()}, expected ',' or ']'`);
     }

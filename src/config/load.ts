@@ -84,6 +84,11 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     );
   }
 
+  // "__proto__" cannot be a server key (schema records drop it); say so instead of losing the entry.
+  const rawEntries = root[mcpServers !== undefined ? 'mcpServers' : 'servers'];
+  if (typeof rawEntries === 'object' && rawEntries !== null && Object.prototype.hasOwnProperty.call(rawEntries, '__proto__')) {
+    throw new ConfigError('"__proto__" cannot be a server key (it is reserved in JavaScript); rename the server', { file, serverKey: '__proto__' });
+  }
   const baseDir = path.dirname(absolute);
   // An entry that cannot be served (an unset variable, Switchboard itself) is skipped with a warning; the rest are served.
   const warnings: ConfigWarning[] = [];

@@ -158,6 +158,8 @@ export const limitsSettingsSchema = z.strictObject({
   maxQueryLength: z.int().min(16).max(10_000).optional(),
   /** Learned queries one session may contribute. */
   learnedQueriesPerSession: z.int().min(0).optional(),
+  /** Distinct teachers (clients, else sessions) a learned query needs before it changes the shared ranking. */
+  learningQuorum: z.int().min(1).max(100).optional(),
   requestsPerMinute: z.int().min(1).optional(),
 });
 
@@ -297,7 +299,7 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   clients: Object.freeze([]) as unknown as ClientSettings[],
   limits: Object.freeze({
     maxInitializeBodyBytes: 1024 * 1024,
-    maxBodyBytes: 16 * 1024 * 1024,
+    maxBodyBytes: 4 * 1024 * 1024,
     maxJsonDepth: 64,
     sessionsPerClient: 64,
     concurrentCallsPerSession: 32,
@@ -305,6 +307,7 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
     maxToolNameLength: 256,
     maxQueryLength: 500,
     learnedQueriesPerSession: 20,
+    learningQuorum: 2,
     requestsPerMinute: 1200,
   }),
   descriptions: Object.freeze({}) as Record<string, Record<string, string>>,

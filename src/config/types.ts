@@ -139,6 +139,7 @@ export interface LimitSettings {
   maxToolNameLength: number;
   maxQueryLength: number;
   learnedQueriesPerSession: number;
+  learningQuorum: number;
   requestsPerMinute: number;
 }
 

@@ -128,7 +128,7 @@ export class Gateway {
     this.metrics = services.metrics;
     this.descriptions = services.descriptions;
     this.calls = new CallRecorder({ store: this.store, registry: this.metrics, record: this.settings.recordCalls, log: this.log });
-    this.search = new ToolSearch({ settings: this.settings.search, store: this.store, stats: this.calls.stats, log: this.log, serverDescription: (server) => this.pool.config(server)?.description });
+    this.search = new ToolSearch({ settings: this.settings.search, store: this.store, stats: this.calls.stats, log: this.log, serverDescription: (server) => this.pool.config(server)?.description, learningLimits: () => ({ quorum: this.limits.learningQuorum, perSession: this.limits.learnedQueriesPerSession, maxQueryLength: this.limits.maxQueryLength }) });
     this.router = new SessionRouter({
       sessions: () => this.sessions,
       catalog: (profileKey) => this.catalogs.get(profileKey),

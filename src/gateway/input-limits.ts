@@ -39,6 +39,23 @@ export function checkName(name: string, limits: LimitSettings): void {
 
 type Result = Record<string, unknown>;
 
+/** One session's running tool calls: refuses one over the limit (-32029) and bounds each result. */
+export class CallGate {
+  private running = 0;
+
+  async run(limits: LimitSettings, call: () => Promise<Result>): Promise<Result> {
+    if (this.running >= limits.concurrentCallsPerSession) {
+      throw new ProtocolError(TOO_MANY_REQUESTS, `Too many concurrent tool calls in this session: ${limits.concurrentCallsPerSession} are running (switchboard.limits.concurrentCallsPerSession). Wait for one to finish.`, { limit: limits.concurrentCallsPerSession });
+    }
+    this.running++;
+    try {
+      return boundResult(await call(), limits.maxResultChars);
+    } finally {
+      this.running--;
+    }
+  }
+}
+
 /**
  * Cuts a tool result whose text and binary payloads exceed `maxChars` characters: items past the
  * budget are dropped or shortened, and a text notice says so. Results under the budget are returned

@@ -21,7 +21,8 @@ import { META_TOOL_NAMES } from '../views/meta-tools.js';
 import { callMetaTool, metaToolList } from './meta-calls.js';
 import type { FallbackSuggestion } from '../views/fallbacks.js';
 import type { ClientScope } from '../views/scope.js';
-import { boundResult, checkDepth, checkName, TOO_MANY_REQUESTS } from './input-limits.js';
+import { CallGate, checkDepth, checkName } from './input-limits.js';
+import { ensureListedTool } from './listed-tool.js';
 import { scopeEntries } from './scope-filter.js';
 
 type Params = Record<string, unknown>;
@@ -67,8 +68,8 @@ export class GatewaySession {
   private ownToolset: { name: string | undefined } | undefined;
   /** The authenticated HTTP client's scope (undefined: unrestricted); listings are filtered and calls checked by it. */
   scope: ClientScope | undefined;
-  /** tools/call requests now running (bounded by limits.concurrentCallsPerSession). */
-  private callsRunning = 0;
+  /** tools/call requests now running (bounded by limits.concurrentCallsPerSession; results bounded too). */
+  private readonly calls = new CallGate();
 
   constructor(
     readonly gateway: Gateway,
@@ -365,19 +366,7 @@ export class GatewaySession {
     const name = params.name;
     if (typeof name !== 'string') throw new ProtocolError(-32602, `Invalid params: "name" must be a string`);
     checkName(name, this.gateway.limits);
-    if (kind === 'tools') {
-      const limit = this.gateway.limits.concurrentCallsPerSession;
-      if (this.callsRunning >= limit) {
-        throw new ProtocolError(TOO_MANY_REQUESTS, `Too many concurrent tool calls in this session: ${limit} are running (switchboard.limits.concurrentCallsPerSession). Wait for one to finish.`, { limit });
-      }
-      this.callsRunning++;
-      try {
-        const result = await this.callNamedChecked(kind, request, params, ctx, name);
-        return boundResult(result, this.gateway.limits.maxResultChars);
-      } finally {
-        this.callsRunning--;
-      }
-    }
+    if (kind === 'tools') return this.calls.run(this.gateway.limits, () => this.callNamedChecked(kind, request, params, ctx, name));
     return this.callNamedChecked(kind, request, params, ctx, name);
   }
 
@@ -388,6 +377,7 @@ export class GatewaySession {
       if (kind === 'tools' && selectTools([{ name }], connection.config).length === 0) {
         throw new ProtocolError(-32602, `Tool "${name}" is disabled on server "${this.view.server}" (enabledTools / disabledTools in its configuration).`, { name, disabled: true });
       }
+      if (kind === 'tools') await ensureListedTool(await this.catalog(), this.view.server, name);
       return this.forward(connection, request, params, ctx, name);
     }
     if (kind === 'tools' && this.view.kind === 'toolset' && TOOLSET_TOOL_NAMES.has(name)) return callToolsetTool(this.toolsetContext(), name, params.arguments);

@@ -12,6 +12,7 @@ import type { ToolStatsView } from '../metrics/tool-stats-table.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { EmbedReport } from '../search/semantic/semantic-index.js';
 import { snapshotOf, type SearchContext } from '../views/meta-index.js';
+import { LearningGuard, type LearningLimits } from './learning-guard.js';
 
 /** A search is linked to a later call of one of its results for this long. */
 const LEARNING_WINDOW_MS = 10 * 60_000;
@@ -40,6 +41,8 @@ export interface ToolSearchOptions {
   log: Logger;
   serverDescription: (server: string) => string | undefined;
   clock?: () => number;
+  /** Bounds on learning (quorum of teachers, per-session count, query length); default: one teacher is enough. */
+  learningLimits?: () => LearningLimits;
 }
 
 /** A fresh engine for one catalog (or the CLI): semantic when embeddings are configured, stored learned queries applied. */
@@ -70,8 +73,11 @@ export class ToolSearch {
   private readonly searches = new Map<string, NotedSearch[]>();
   private readonly stats: ToolStatsView | undefined;
   readonly context: SearchContext;
+  /** Who may teach the shared index what (see learning-guard.ts). */
+  readonly learning: LearningGuard;
 
   constructor(options: ToolSearchOptions) {
+    this.learning = new LearningGuard(options.learningLimits ?? (() => ({ quorum: 1, perSession: Infinity, maxQueryLength: Infinity })));
     this.settings = options.settings;
     this.store = options.store;
     this.stats = options.stats;
@@ -114,7 +120,7 @@ export class ToolSearch {
 
   /** Remembers what a session searched for and which tools it was shown. */
   noteSearch(session: string, query: string, tools: ReadonlyArray<{ server: string; tool: string }>): void {
-    if (!this.settings.learning || !query.trim() || tools.length === 0) return;
+    if (!this.settings.learning || !query.trim() || tools.length === 0 || !this.learning.acceptsQuery(query.trim())) return;
     const list = this.searches.get(session) ?? [];
     list.push({ query: query.trim(), tools: new Set(tools.map((t) => `${t.server}\u0000${t.tool}`)), at: this.clock() });
     if (list.length > SEARCHES_KEPT_PER_SESSION) list.shift();
@@ -132,12 +138,14 @@ export class ToolSearch {
     const id = `${server}\u0000${tool}`;
     for (const search of list) {
       if (now - search.at > LEARNING_WINDOW_MS || !search.tools.delete(id)) continue;
+      const weight = this.learning.vote(session, id, search.query);
+      if (weight === 0) continue;
       try {
-        this.store?.learnedQueries.add(server, tool, search.query, 1);
+        this.store?.learnedQueries.add(server, tool, search.query, weight);
       } catch (error) {
         this.log.warn({ err: (error as Error).message, server, tool }, 'could not store a learned query');
       }
-      for (const engine of this.liveEngines()) engine.learnFor(server, tool, search.query, 1);
+      for (const engine of this.liveEngines()) engine.learnFor(server, tool, search.query, weight);
       this.log.debug({ server, tool }, 'learned a search query from use');
     }
     this.searches.set(session, list.filter((s) => now - s.at <= LEARNING_WINDOW_MS && s.tools.size > 0));
@@ -163,5 +171,6 @@ export class ToolSearch {
 
   forgetSession(session: string): void {
     this.searches.delete(session);
+    this.learning.forgetSession(session);
   }
 }

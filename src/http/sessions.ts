@@ -56,7 +56,7 @@ export class HttpSessions {
       if (request.method !== 'POST') return existing.transport.handleRequest(request);
       const read = await readJsonBody(request, this.limits.maxBodyBytes);
       if (!read.ok) return jsonRpcError(read.status, read.code, read.message);
-      if (deeperThan(read.body, this.limits.maxJsonDepth + 3)) return this.tooDeep();
+      // Depth is checked per request by the session, so the -32602 carries the request's id.
       return existing.transport.handleRequest(request, { parsedBody: read.body });
     }
     if (request.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -91,6 +91,7 @@ export class HttpSessions {
   private async open(request: Request, body: unknown, endpoint: string, view: View, capabilities: ClientCapabilities, client: AuthenticatedClient | undefined): Promise<Response> {
     const session = await this.gateway.createSession(view, capabilities);
     session.scope = client && !client.scope.unrestricted ? client.scope : undefined;
+    if (client) this.gateway.search.learning.setTeacher(session.id, client.name);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

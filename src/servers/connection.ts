@@ -15,6 +15,7 @@ import { buildTransport } from './transport.js';
 import { fromClientError, serverTimeout, serverUnavailable } from './errors.js';
 import { RetrySchedule } from './retry-schedule.js';
 import { StderrTail } from './stderr-tail.js';
+import { serverRedactor } from './secrets.js';
 import { HealthMonitor } from './health.js';
 import { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
 
@@ -86,6 +87,8 @@ export class Connection extends EventEmitter {
   private pidOf: (() => number | null) | undefined;
   private exitOf: (() => string | undefined) | undefined;
   private readonly stderr = new StderrTail();
+  /** Takes this server's configured secrets (env, header values, URL credentials) out of text shown or logged. */
+  private readonly redact: (text: string) => string;
   private readonly progress = new ProgressRouter();
   private readonly log: Logger;
 
@@ -96,6 +99,7 @@ export class Connection extends EventEmitter {
   ) {
     super();
     this.key = config.key;
+    this.redact = serverRedactor(config);
     this.log = moduleLogger('servers', { server: config.key });
     this.resilience = options.resilience ?? DEFAULT_RESILIENCE;
     this.retry = new RetrySchedule(this.resilience.retry);
@@ -194,7 +198,7 @@ export class Connection extends EventEmitter {
     };
     client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => this.answerReverse(request, ctx.mcpReq.signal);
     client.onclose = () => this.onClosed(client);
-    client.onerror = (error) => this.log.debug({ err: error.message }, 'transport error');
+    client.onerror = (error) => this.log.debug({ err: this.redact(error.message) }, 'transport error');
 
     let built;
     try {
@@ -206,7 +210,7 @@ export class Connection extends EventEmitter {
     this.pidOf = built.pid;
     this.exitOf = built.exit;
     this.stderr.lines.length = 0; // only this run's last words explain its failure
-    if (built.stderr) this.stderr.capture(built.stderr, this.log);
+    if (built.stderr) this.stderr.capture(built.stderr, this.log, this.redact);
 
     const timeoutMs = this.resilience.connectTimeoutMs;
     try {
@@ -214,7 +218,7 @@ export class Connection extends EventEmitter {
       this.progress.attach(built.transport);
     } catch (error) {
       await settleStderr();
-      const reason = describeConnectError(this.config, error, this.stderr.lines, timeoutMs, built.exit?.());
+      const reason = this.redact(describeConnectError(this.config, error, this.stderr.lines, timeoutMs, built.exit?.()));
       this.noteFailure(reason);
       await this.closeClient(client, built.pid?.() ?? null);
       throw serverUnavailable(this.key, reason, { downSince: this.downSince ?? new Date() });
@@ -262,7 +266,7 @@ export class Connection extends EventEmitter {
   private async recycle(reason: string): Promise<void> {
     const client = this.client;
     if (!client || this.lifecycle === 'stopped') return;
-    this.log.warn({ reason }, 'restarting the server');
+    this.log.warn({ reason: this.redact(reason) }, 'restarting the server');
     this.restarts++;
     this.noteFailure(reason);
     this.downSince = new Date();
@@ -295,8 +299,8 @@ export class Connection extends EventEmitter {
   }
 
   private noteFailure(reason: string): void {
-    this.lastError = reason;
-    this.log.warn({ reason }, 'server unavailable');
+    this.lastError = this.redact(reason);
+    this.log.warn({ reason: this.lastError }, 'server unavailable');
   }
 
   private setState(state: ConnectionState): void {
@@ -408,7 +412,7 @@ export class Connection extends EventEmitter {
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.state !== 'connected' || !this.client) return;
     await this.client.notification({ method, params } as never).catch((error: Error) => {
-      this.log.debug({ method, err: error.message }, 'notification not delivered');
+      this.log.debug({ method, err: this.redact(error.message) }, 'notification not delivered');
     });
   }
 

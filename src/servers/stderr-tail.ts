@@ -9,9 +9,10 @@ export class StderrTail {
 
   constructor(private readonly max = 20) {}
 
-  capture(stream: NodeJS.ReadableStream, log: Logger): void {
+  capture(stream: NodeJS.ReadableStream, log: Logger, redact: (text: string) => string = (t) => t): void {
     const reader = createInterface({ input: stream });
-    reader.on('line', (line) => {
+    reader.on('line', (raw) => {
+      const line = redact(raw);
       this.lines.push(line);
       if (this.lines.length > this.max) this.lines.shift();
       log.info({ stream: 'stderr' }, line);

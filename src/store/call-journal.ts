@@ -8,7 +8,7 @@
 // Journals of processes that died are recovered by whoever opens the store next. Reading files back
 // and inserting them is journal-ingest.ts.
 import { randomBytes } from 'node:crypto';
-import { existsSync, futimesSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, futimesSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
@@ -88,7 +88,12 @@ export interface RecoveryReport {
   skippedLines: number;
   /** Files that could not be recovered now (left in place, tried again at the next open). */
   errors: string[];
+  /** Files with lines that could not be parsed: their good lines were inserted, and the file was moved here (never deleted). */
+  movedAside: string[];
 }
+
+/** Where journal files with unparseable lines are kept for a person to look at. */
+export const REJECTED_JOURNAL_DIR = 'call-journal-rejected';
 
 /**
  * Inserts the calls of journals left by processes that are gone (crashed or killed), then deletes
@@ -97,7 +102,7 @@ export interface RecoveryReport {
  */
 export function recoverCallJournals(db: Database.Database, metrics: MetricsRepository, dataDir: string): RecoveryReport {
   const dir = path.join(dataDir, JOURNAL_DIR);
-  const report: RecoveryReport = { calls: 0, skippedLines: 0, errors: [] };
+  const report: RecoveryReport = { calls: 0, skippedLines: 0, errors: [], movedAside: [] };
   if (existsSync(dir)) {
     for (const file of readdirSync(dir)) {
       const match = FILE_NAME.exec(file);
@@ -106,6 +111,14 @@ export function recoverCallJournals(db: Database.Database, metrics: MetricsRepos
         const got = ingestJournal(db, metrics, dir, file);
         report.calls += got.calls;
         report.skippedLines += got.skippedLines;
+        if (got.skippedLines > 0) {
+          // Lines that could not be parsed may be someone's data: keep the file where a person can see it.
+          const aside = path.join(dataDir, REJECTED_JOURNAL_DIR);
+          mkdirSync(aside, { recursive: true });
+          const target = path.join(aside, `${file}.${Date.now()}`);
+          renameSync(path.join(dir, file), target);
+          report.movedAside.push(`${target} (${got.skippedLines} unparseable line(s); ${got.calls} good call(s) recorded)`);
+        }
         // A torn last line was never answered: the file goes with it.
         removeJournal(db, dir, file);
       } catch (error) {

@@ -85,6 +85,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     // Read-only until we know we may write: a newer schema must not be touched (not even switched to WAL).
     db.pragma('busy_timeout = 5000');
     const found = readVersion(db, file);
+    if (found === 0) refuseForeign(db, file);
     if (found > latest) {
       throw new StoreError(
         'newer_schema',
@@ -118,7 +119,11 @@ function createStore(
   const direct = new SqliteMetricsRepository(db, { clock, retentionDays: options.metrics?.retentionDays });
   let recovery: string[];
   try {
-    recovery = recoverCallJournals(db, direct, dir).errors.map((e) => `call journal not recovered yet (tried again at the next start): ${e}`);
+    const report = recoverCallJournals(db, direct, dir);
+    recovery = [
+      ...report.errors.map((e) => `call journal not recovered yet (tried again at the next start): ${e}`),
+      ...report.movedAside.map((m) => `call journal with unparseable lines moved aside, not deleted: ${m}`),
+    ];
   } catch (err) {
     throw openFailed(dir, `cannot recover the call journals in ${dir}/call-journal: ${describeError(err)}; check that folder's permissions`, err);
   }
@@ -157,7 +162,16 @@ function checkHeader(file: string): void {
   } catch {
     return; // does not exist yet: SQLite creates it
   }
-  if (size === 0) return; // an empty file is a valid empty database
+  // SQLite would take an empty file as a new database; here it means one that lost its content
+  // (truncated, or replaced by a failed copy), and silently starting over would hide the loss.
+  if (size === 0) {
+    throw new StoreError(
+      'not_a_database',
+      `${file} exists but is empty (0 bytes): the recorded calls, toolsets and catalog it held are gone from it. ` +
+        'Restore it from a backup, or move it away to start with a new database (Switchboard creates one when the file is absent).',
+      { path: file },
+    );
+  }
   const head = Buffer.alloc(SQLITE_HEADER.length);
   let read = 0;
   try {
@@ -172,6 +186,17 @@ function checkHeader(file: string): void {
     throw openFailed(file, `cannot read ${file}: ${reason}; check its permissions or use another --data-dir`, err);
   }
   if (read < head.length || !head.equals(SQLITE_HEADER)) throw notADatabase(file);
+}
+
+/** A SQLite file at version 0 with tables of its own belongs to another program: never migrate it. */
+function refuseForeign(db: Database.Database, file: string): void {
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>).map((t) => t.name);
+  if (tables.length === 0) return;
+  throw new StoreError(
+    'not_a_database',
+    `${file} is a SQLite database of another program (tables: ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', ...' : ''}), not a Switchboard one; it was left untouched. Use another --data-dir or move the file away.`,
+    { path: file },
+  );
 }
 
 function readVersion(db: Database.Database, file: string): number {

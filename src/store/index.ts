@@ -24,7 +24,7 @@ export {
   type LearnedQuery,
   type LearnedQueryOptions,
 } from './search-repository.js';
-export { JournaledMetricsRepository, recoverCallJournals, JOURNAL_DIR, HOST_TAG, type CallJournalOptions, type RecoveryReport } from './call-journal.js';
+export { JournaledMetricsRepository, recoverCallJournals, JOURNAL_DIR, REJECTED_JOURNAL_DIR, HOST_TAG, type CallJournalOptions, type RecoveryReport } from './call-journal.js';
 export {
   SqliteOptimizeRepository,
   type OptimizeRepository,

@@ -285,7 +285,7 @@ describe('settings', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       separator: '_',
       nameBudget: 48,
-      http: { host: '127.0.0.1', port: 3333, allowedOrigins: [], allowedHosts: [] },
+      http: { host: '127.0.0.1', port: 3333, allowedOrigins: [], allowedHosts: [], unauthenticatedAdmin: false },
       sessionIdleMs: 30 * 60 * 1000,
       requestTimeoutMs: 60_000,
       listChangedDebounceMs: 100,
@@ -311,6 +311,20 @@ describe('settings', () => {
       search: { learning: true, learningHalfLifeDays: 30, priors: true },
       descriptions: {},
       optimization: { enabled: false, backends: [], candidates: 4, repeats: 3, rule: {} },
+      clients: [],
+      limits: {
+        maxInitializeBodyBytes: 1024 * 1024,
+        maxBodyBytes: 4 * 1024 * 1024,
+        maxJsonDepth: 64,
+        sessionsPerClient: 64,
+        concurrentCallsPerSession: 32,
+        maxResultChars: 32 * 1024 * 1024,
+        maxToolNameLength: 256,
+        maxQueryLength: 500,
+        learnedQueriesPerSession: 20,
+        learningQuorum: 2,
+        requestsPerMinute: 1200,
+      },
     });
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
   });
@@ -319,7 +333,7 @@ describe('settings', () => {
     const all = {
       separator: '-',
       nameBudget: 64,
-      http: { host: '0.0.0.0', port: 9000, allowedOrigins: ['http://localhost:5173'], allowedHosts: ['gw.local'] },
+      http: { host: '0.0.0.0', port: 9000, allowedOrigins: ['http://localhost:5173'], allowedHosts: ['gw.local'], unauthenticatedAdmin: true },
       sessionIdleMs: 1000,
       requestTimeoutMs: 5000,
       listChangedDebounceMs: 0,
@@ -356,6 +370,20 @@ describe('settings', () => {
         candidates: 2,
         repeats: 5,
         rule: { minGain: 0.2, alpha: 0.01, maxCategoryDrop: 0.1, categoryBoundLevel: 0.8, minNegativeRate: 0.7, paraphraseKeep: 0.6, beatParaphraseControl: false, noStealing: false, holdoutNoCategoryDrop: false, holdoutOverallAtLeastCanonical: false },
+      },
+      clients: [{ name: 'ops', tokenHash: `sha256:${'a'.repeat(64)}`, servers: ['git*'], tools: ['git.status'], mode: 'meta', toolset: 'review', admin: true, requestsPerMinute: 60, maxSessions: 2 }],
+      limits: {
+        maxInitializeBodyBytes: 2048,
+        maxBodyBytes: 4096,
+        maxJsonDepth: 16,
+        sessionsPerClient: 3,
+        concurrentCallsPerSession: 4,
+        maxResultChars: 100_000,
+        maxToolNameLength: 64,
+        maxQueryLength: 100,
+        learnedQueriesPerSession: 5,
+        learningQuorum: 3,
+        requestsPerMinute: 100,
       },
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);

@@ -132,7 +132,7 @@ describe('priors and learning from use', () => {
     }
   }, 60_000);
 
-  it('teaches a tool the query of a meta-mode search that led to a successful call, and remembers it after a restart', async () => {
+  it('teaches a tool the query of meta-mode searches that led to successful calls in two sessions (one alone cannot), and remembers it after a restart', async () => {
     const config = await writeConfig(twins(), { mode: 'meta' });
     const discover = async (client: Json['client'], query: string) =>
       ((await client.request({ method: 'tools/call', params: { name: 'tool_discovery', arguments: { query, detailLevel: 'minimal', maxResults: 2 } } }, ANY)).structuredContent as Json).tools.map((t: Json) => t.toolKey);
@@ -146,6 +146,12 @@ describe('priors and learning from use', () => {
       await user.client.request({ method: 'tools/call', params: { name: 'tool_execute', arguments: { toolKey: 'spare_ok', arguments: {} } } }, ANY);
       const result = await user.client.request({ method: 'tools/call', params: { name: 'tool_execute', arguments: { toolKey: 'spare_pid', arguments: {} } } }, ANY);
       expect(result.isError).not.toBe(true);
+      // One session cannot teach the shared index alone (limits.learningQuorum, default 2).
+      expect((await discover(user.client, 'which process answers')).slice(0, 2)).toEqual(['fault_pid', 'spare_pid']);
+      const second = await connectHttp(gateway.url, newClient());
+      expect(await discover(second.client, 'which process answers')).toEqual(['fault_pid', 'spare_pid']);
+      await second.client.request({ method: 'tools/call', params: { name: 'tool_execute', arguments: { toolKey: 'spare_pid', arguments: {} } } }, ANY);
+      await second.close();
       expect((await discover(user.client, 'which process answers')).slice(0, 2)).toEqual(['spare_pid', 'fault_pid']);
     } finally {
       await user.close();
@@ -156,7 +162,7 @@ describe('priors and learning from use', () => {
     try {
       const learned = store.learnedQueries.all();
       expect(learned.map((q) => [q.server, q.tool, q.query])).toEqual([['spare', 'pid', 'which process answers']]);
-      expect(learned[0]!.weight).toBeCloseTo(1, 5); // fading with a 30-day half-life: seconds change nothing visible
+      expect(learned[0]!.weight).toBeCloseTo(2, 5); // two teachers; fading with a 30-day half-life: seconds change nothing visible
     } finally {
       store.close();
     }

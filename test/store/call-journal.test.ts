@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, ftruncateSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOST_TAG, JOURNAL_DIR, JournaledMetricsRepository, type CallJournalOptions, type Store } from '../../src/store/index.js';
+import { HOST_TAG, JOURNAL_DIR, REJECTED_JOURNAL_DIR, JournaledMetricsRepository, type CallJournalOptions, type Store } from '../../src/store/index.js';
 import { ingestWriterJournals, isFullyInserted } from '../../src/store/journal-ingest.js';
 import { journalMapping, type JournalMapper } from '../../src/store/journal-mmap.js';
 import { SqliteMetricsRepository } from '../../src/store/metrics-repository.js';
@@ -102,7 +102,7 @@ describe.each(['mmap', 'write'] as const)('call journal (%s)', (mode) => {
   }, 30_000);
 
   if (mode === 'write') {
-    it('skips damaged lines and a torn last line, and forgets offsets of files already gone', () => {
+    it('skips damaged lines and a torn last line, moves the damaged file aside (not deleted) and reports it, and forgets offsets of files already gone', () => {
       const dir = stores.dir();
       const first = stores.open({}, dir);
       first.db.prepare(`INSERT INTO store_meta (key, value) VALUES ('call-journal:1-${HOST_TAG}-1-000000-0.jsonl', '10')`).run();
@@ -115,7 +115,10 @@ describe.each(['mmap', 'write'] as const)('call journal (%s)', (mode) => {
       expect(rows(store)).toBe(1);
       expect(journalFiles(dir)).toEqual([]);
       expect(metaKeys(store)).toEqual([]);
-      expect(store.warnings).toEqual([]);
+      const aside = readdirSync(path.join(dir, REJECTED_JOURNAL_DIR));
+      expect(aside).toHaveLength(1);
+      expect(readFileSync(path.join(dir, REJECTED_JOURNAL_DIR, aside[0]!), 'utf8')).toContain('not json\n["too","short"]');
+      expect(store.warnings).toEqual([expect.stringMatching(/call journal with unparseable lines moved aside, not deleted: .*call-journal-rejected.*\(2 unparseable line\(s\); 1 good call\(s\) recorded\)/)]);
     });
   }
 

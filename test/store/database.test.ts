@@ -36,12 +36,22 @@ describe('openDatabase', () => {
     expect(tables(store.db)).toEqual(LATEST_TABLES);
   });
 
-  it('migrates a zero-byte file and honours fileName', () => {
+  it('refuses a zero-byte file (a database that lost its content is never silently re-initialized) and honours fileName', () => {
     const dir = stores.dir();
     writeFileSync(path.join(dir, 'other.db'), '');
-    const store = stores.open({ fileName: 'other.db' }, dir);
-    expect(store.schemaVersion).toBe(LATEST_VERSION);
+    expect(() => stores.open({ fileName: 'other.db' }, dir)).toThrow(/other\.db exists but is empty \(0 bytes\).*Restore it from a backup, or move it away/);
+    expect(readFileSync(path.join(dir, 'other.db')).length).toBe(0);
     expect(readdirSync(dir)).not.toContain('switchboard.db');
+  });
+
+  it('refuses a SQLite file of another program and leaves it untouched', () => {
+    const dir = stores.dir();
+    const foreign = new Database(path.join(dir, 'switchboard.db'));
+    foreign.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices (total) VALUES (9.5)");
+    foreign.close();
+    const before = readFileSync(path.join(dir, 'switchboard.db'));
+    expect(() => stores.open({}, dir)).toThrow(/a SQLite database of another program \(tables: invoices\)/);
+    expect(readFileSync(path.join(dir, 'switchboard.db')).equals(before)).toBe(true);
   });
 
   it('reopens a file without re-running migrations and keeps its data', () => {

@@ -1,0 +1,111 @@
+// Owns the stdio face's wire: newline-delimited JSON-RPC on stdin/stdout, where every line gets an
+// answer if it deserves one: invalid JSON gets -32700, a JSON value that is not a JSON-RPC message
+// gets -32600 (with its id when it has a usable one), and a line over the size limit is dropped
+// with -32600 instead of being buffered without bound. Valid messages go to the SDK server.
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
+
+type Id = string | number | null;
+
+export class CheckedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  /** Dropping the rest of an over-long line until its newline. */
+  private skipping = false;
+  private closed = false;
+
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly stdin: NodeJS.ReadableStream = process.stdin,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stdin.on('data', this.onData);
+    this.stdin.on('end', this.onEnd);
+    this.stdin.on('close', this.onEnd);
+    this.stdin.on('error', this.onStreamError);
+    this.stdout.on('error', this.onStreamError);
+  }
+
+  private readonly onStreamError = (error: Error) => this.onerror?.(error);
+  private readonly onEnd = () => void this.close();
+
+  private readonly onData = (chunk: Buffer) => {
+    let start = 0;
+    for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
+      this.push(chunk.subarray(start, at));
+      const line = Buffer.concat(this.chunks, this.buffered);
+      const skipped = this.skipping;
+      this.chunks = [];
+      this.buffered = 0;
+      this.skipping = false;
+      if (!skipped) this.handleLine(line.toString('utf8').replace(/\r$/, ''));
+      start = at + 1;
+    }
+    this.push(chunk.subarray(start));
+  };
+
+  private push(part: Buffer): void {
+    if (this.skipping || part.length === 0) return;
+    if (this.buffered + part.length > this.maxLineBytes) {
+      this.chunks = [];
+      this.buffered = 0;
+      this.skipping = true;
+      this.reply(null, -32600, `Invalid Request: a message may be at most ${this.maxLineBytes} bytes (switchboard.limits.maxBodyBytes); it was dropped`);
+      return;
+    }
+    this.chunks.push(part);
+    this.buffered += part.length;
+  }
+
+  private handleLine(line: string): void {
+    if (!line.trim()) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return this.reply(null, -32700, 'Parse error: the line is not valid JSON');
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
+      return this.reply(idOf(value), -32600, 'Invalid Request: not a JSON-RPC 2.0 message (expected "jsonrpc": "2.0" and a "method" with an "id", or a result/error for an id)');
+    }
+    this.onmessage?.(message);
+  }
+
+  private reply(id: Id, code: number, message: string): void {
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.stdout.once('drain', () => resolve());
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stdin.off('data', this.onData);
+    this.stdin.off('end', this.onEnd);
+    this.stdin.off('close', this.onEnd);
+    this.stdin.off('error', this.onStreamError);
+    this.stdout.off('error', this.onStreamError);
+    this.onclose?.();
+  }
+}
+
+/** The id of a malformed message, when it is a usable JSON-RPC id (a string or a number). */
+function idOf(value: unknown): Id {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
