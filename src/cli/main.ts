@@ -6,6 +6,7 @@ import { ConfigError } from '../config/index.js';
 import { LOG_LEVELS } from '../logging/logger.js';
 import { VERSION } from '../gateway/gateway.js';
 import { UsageError } from './inventory.js';
+import { registerOptimize } from './optimize-commands.js';
 
 function common(command: Command): Command {
   return command
@@ -120,6 +121,8 @@ export function buildProgram(): Command {
     .option('--scale <tools>', 'speed run instead: replicate the tools to this many, time indexing, queries and single-tool updates')
     .option('--json <out>', 'also write the results as JSON to this file')
     .action((opts) => import('./bench-retrieval.js').then((m) => m.benchRetrievalCommand(opts)));
+
+  registerOptimize(program, common);
 
   const toolset = program.command('toolset').description('saved toolsets: curated tool lists (see docs/toolsets.md)');
   common(toolset.command('list')).description('list saved toolsets').option('--json', 'print JSON').action((opts) => import('./toolset.js').then((m) => m.toolsetList(opts)));
