@@ -67,6 +67,7 @@ export async function optimizeRun(server: string, options: RunOptions): Promise<
     const gateway = gatewayFor(config, { lazy: false }, { store });
     let tools: Array<Record<string, unknown>>;
     try {
+      await gateway.applyServers(config.servers);
       const catalog = gateway.catalogFor(BARE_PROFILE);
       await catalog.refresh(server);
       const listing = catalog.listing(server);
