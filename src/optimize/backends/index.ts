@@ -3,11 +3,15 @@
 import type { OptimizationBackendSettings } from '../../config/index.js';
 import { BackendError, type EvaluationBackend } from './backend.js';
 import { RetrievalBackend } from './retrieval.js';
+import { OpenAiBackend } from './openai.js';
+import { AnthropicBackend } from './anthropic.js';
 
 export type BackendFactory = (settings: OptimizationBackendSettings, model?: string) => EvaluationBackend;
 
 const FACTORIES: Partial<Record<OptimizationBackendSettings['type'], BackendFactory>> = {
   retrieval: () => new RetrievalBackend(),
+  openai: (settings, model) => new OpenAiBackend(settings, model),
+  anthropic: (settings, model) => new AnthropicBackend(settings, model),
 };
 
 /** Registers a backend type's constructor (model backends register themselves from their modules). */
