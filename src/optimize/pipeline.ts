@@ -84,18 +84,22 @@ export async function optimizeTool(input: ToolOptimizationInput): Promise<ToolOp
   return { tool: input.tool, canonical, linted, rows, decision: decideFromRows(input.tool, rows, prompts, clean.map((c) => c.id), input.rule) };
 }
 
-/** The rule applied to stored rows (one decision per arm would be stricter; arms are pooled as separate prompts). */
+/**
+ * The rule applied to stored rows. With several arms (claude-code: direct and deferred) the rule runs per arm and a
+ * candidate passes only if it passes in every arm (a promotion may regress none); the first arm's numbers are kept.
+ */
 export function decideFromRows(tool: string, rows: readonly EvalRunRow[], prompts: readonly EvalPrompt[], candidateIds: readonly string[], rule: PromotionRule): Decision {
   const arms = [...new Set(rows.map((r) => r.arm))];
-  const arm = arms.length === 1 ? arms[0] : undefined;
-  const of = (subject: string) => outcomesOf(rows, prompts, subject, arm);
-  return decide(
-    {
-      tool,
-      canonical: of('canonical'),
-      control: of('paraphrase'),
-      candidates: candidateIds.map((id) => ({ id, outcomes: of(id), paraphrased: of(`paraphrase:${id}`) })),
-    },
-    rule,
-  );
+  const perArm = (arms.length ? arms : ['']).map((arm) => {
+    const of = (subject: string) => outcomesOf(rows, prompts, subject, arm || undefined);
+    return decide({ tool, canonical: of('canonical'), control: of('paraphrase'), candidates: candidateIds.map((id) => ({ id, outcomes: of(id), paraphrased: of(`paraphrase:${id}`) })) }, rule);
+  });
+  if (perArm.length === 1) return perArm[0];
+  const candidates = perArm[0].candidates.map((c, i) => {
+    const failed = perArm.map((d, a) => ({ arm: arms[a], verdict: d.candidates[i] })).find((x) => !x.verdict.promote);
+    return failed ? { ...c, promote: false, failing: { ...failed.verdict.failing!, detail: `arm ${failed.arm}: ${failed.verdict.failing!.detail}` } } : c;
+  });
+  const best = candidates.filter((c) => c.promote).sort((a, b) => b.gain - a.gain)[0];
+  const { best: _ignored, ...first } = perArm[0];
+  return { ...first, candidates, ...(best && { best: best.candidateId }) };
 }

@@ -5,6 +5,7 @@ import { BackendError, type EvaluationBackend } from './backend.js';
 import { RetrievalBackend } from './retrieval.js';
 import { OpenAiBackend } from './openai.js';
 import { AnthropicBackend } from './anthropic.js';
+import { ClaudeCodeBackend } from './claude-code.js';
 
 export type BackendFactory = (settings: OptimizationBackendSettings, model?: string) => EvaluationBackend;
 
@@ -12,6 +13,7 @@ const FACTORIES: Partial<Record<OptimizationBackendSettings['type'], BackendFact
   retrieval: () => new RetrievalBackend(),
   openai: (settings, model) => new OpenAiBackend(settings, model),
   anthropic: (settings, model) => new AnthropicBackend(settings, model),
+  'claude-code': (settings, model) => new ClaudeCodeBackend(settings, model),
 };
 
 /** Registers a backend type's constructor (model backends register themselves from their modules). */
