@@ -30,6 +30,7 @@ export function buildProgram(): Command {
     .option('--port <port>', 'HTTP port (default 3333; 0 picks a free one)')
     .addOption(new Option('--mode <mode>', 'what /mcp and stdio serve: every tool, the equipped toolset, the meta-tools, or auto (passthrough up to maxTools, else meta) (default: the "mode" setting, else passthrough)').choices(['passthrough', 'toolset', 'meta', 'auto']))
     .option('--toolset <name>', 'stdio: serve exactly this saved toolset, whatever is equipped')
+    .option('--enable-optimization', 'serve the description-optimization tools on /gateway/mcp (default off; promotions apply either way)')
     .action((opts) => import('./serve.js').then((m) => m.serveCommand(opts)));
 
   common(program.command('servers'))

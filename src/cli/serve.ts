@@ -11,6 +11,7 @@ import { createMetricsRegistry } from '../metrics/prometheus.js';
 import { UsageError } from './inventory.js';
 import { JournaledMetricsRepository } from '../store/index.js';
 import { DescriptionOverrides } from '../optimize/overrides.js';
+import { optimizationHost } from './optimize-host.js';
 import type { SwitchboardSettings } from '../config/index.js';
 
 export interface ServeOptions extends CommonOptions {
@@ -20,6 +21,7 @@ export interface ServeOptions extends CommonOptions {
   port?: string;
   mode?: Mode;
   toolset?: string;
+  enableOptimization?: boolean;
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
@@ -46,6 +48,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const settings = config.settings;
   gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
   await gateway.applyServers(config.servers);
+  if (options.enableOptimization || settings.optimization.enabled) gateway.optimization = optimizationHost(gateway, settings);
   void gateway
     .warmUp(config.settings.preconnect)
     .then(async () => {
