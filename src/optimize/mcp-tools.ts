@@ -124,8 +124,11 @@ const TOOLS: ToolDef[] = [
       const candidates = repo.candidates(a.server, a.tool).filter((c) => c.lint.length === 0).slice(-8);
       const backend = host.backend(a.backend);
       try {
-        const result = await optimizeTool({ batch: randomUUID(), server: a.server, tool: a.tool, tools, prompts: repo.prompts(a.server), siblings: nearestSiblings(tools, 3).get(a.tool) ?? [], candidates, backend, repeats: a.repeats ?? 3, rule: host.rule });
+        const events = host.optimizer.events;
+        const onProgress = (done: number, total: number) => events.emit('phase', { server: a.server, tool: a.tool, phase: 'evaluating', done, total });
+        const result = await optimizeTool({ batch: randomUUID(), server: a.server, tool: a.tool, tools, prompts: repo.prompts(a.server), siblings: nearestSiblings(tools, 3).get(a.tool) ?? [], candidates, backend, repeats: a.repeats ?? 3, rule: host.rule, onProgress });
         repo.recordRuns(result.rows);
+        events.emit('phase', { server: a.server, tool: a.tool, phase: 'done', done: 1, total: 1 });
         return { runs: result.rows.length, decision: result.decision ?? null };
       } finally {
         await backend.close?.();

@@ -54,6 +54,22 @@ describe('optimization tools on /gateway/mcp', () => {
     expect(clean.value.accepted).toBe(true);
     const candidateId = (clean.value.candidate as { id: string }).id;
 
+    // Progress and decisions stream from the admin API as server-sent events.
+    const sse = await fetch(`${gw.url}/api/optimize/events`);
+    expect(sse.headers.get('content-type')).toBe('text/event-stream');
+    let streamed = '';
+    const reader = sse.body!.getReader();
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        streamed += new TextDecoder().decode(value);
+      }
+    })();
+    cleanup.push(async () => {
+      await reader.cancel();
+      await reading.catch(() => undefined);
+    });
     const evaluated = await call(admin, 'run_evaluation', { server: 'everything', tool: 'get-sum' });
     expect(evaluated.isError, evaluated.text).toBeFalsy();
     expect(evaluated.value.runs).toBeGreaterThan(0);
@@ -61,6 +77,9 @@ describe('optimization tools on /gateway/mcp', () => {
     expect((results.value.decision as { candidates: unknown[] }).candidates.length).toBe(1);
 
     const refused = await call(admin, 'promote_candidate', { server: 'everything', tool: 'get-sum', candidateId });
+    await waitFor(() => streamed.includes('event: decision'), 'a decision event on the SSE stream');
+    expect(streamed).toMatch(/event: phase\ndata: \{"server":"everything","tool":"get-sum","phase":"evaluating","done":\d+,"total":\d+\}/);
+    expect(streamed).toContain('"promoted":false');
     expect(refused.value.refused).toBe(true);
     expect(refused.value.message).toMatch(/refused: \w[\w-]*: /);
 
