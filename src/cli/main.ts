@@ -6,6 +6,7 @@ import { ConfigError } from '../config/index.js';
 import { LOG_LEVELS } from '../logging/logger.js';
 import { VERSION } from '../gateway/gateway.js';
 import { UsageError } from './inventory.js';
+import { registerOptimize } from './optimize-commands.js';
 
 function common(command: Command): Command {
   return command
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
     .option('--no-log-file', 'log to stderr only')
     .option('--log-requests', 'one log line per request and response: ids, server, tool, duration, status, sizes (setting logRequests)')
     .option('--log-arguments', 'with --log-requests: argument values too, secrets redacted (setting logArguments)')
+    .option('--enable-optimization', 'serve the description-optimization tools on /gateway/mcp (default off; promotions apply either way)')
     .action((opts) => import('./serve.js').then((m) => m.serveCommand(opts)));
 
   common(program.command('logs'))
@@ -133,6 +135,8 @@ export function buildProgram(): Command {
     .option('--scale <tools>', 'speed run instead: replicate the tools to this many, time indexing, queries and single-tool updates')
     .option('--json <out>', 'also write the results as JSON to this file')
     .action((opts) => import('./bench-retrieval.js').then((m) => m.benchRetrievalCommand(opts)));
+
+  registerOptimize(program, common);
 
   const toolset = program.command('toolset').description('saved toolsets: curated tool lists (see docs/toolsets.md)');
   common(toolset.command('list')).description('list saved toolsets').option('--json', 'print JSON').action((opts) => import('./toolset.js').then((m) => m.toolsetList(opts)));

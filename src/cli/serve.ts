@@ -11,6 +11,7 @@ import { createMetricsRegistry } from '../metrics/prometheus.js';
 import { UsageError } from './inventory.js';
 import { JournaledMetricsRepository } from '../store/index.js';
 import { DescriptionOverrides } from '../optimize/overrides.js';
+import { optimizationHost } from './optimize-host.js';
 import type { SwitchboardSettings } from '../config/index.js';
 import { ClientRegistry } from '../http/clients.js';
 import { checkBind } from './bind-check.js';
@@ -27,6 +28,7 @@ export interface ServeOptions extends CommonOptions {
   logFile?: string | boolean;
   logRequests?: boolean;
   logArguments?: boolean;
+  enableOptimization?: boolean;
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
@@ -60,6 +62,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
   await gateway.applyServers(config.servers);
   gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call
+  if (options.enableOptimization || settings.optimization.enabled) gateway.optimization = optimizationHost(gateway, settings);
   void gateway
     .warmUp(config.settings.preconnect)
     .then(async () => {

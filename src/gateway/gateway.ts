@@ -8,6 +8,7 @@ import type { SearchSettings, ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
 import type { DescriptionOverlay } from '../catalog/overlay.js';
+import type { OptimizationToolHost } from '../optimize/mcp-tools.js';
 import { DEFAULT_RESILIENCE, type Connection, type ConnectionStatus, type ResilienceOptions } from '../servers/connection.js';
 import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
@@ -117,6 +118,8 @@ export class Gateway {
   private readonly idleTimer: NodeJS.Timeout | undefined;
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
   readonly toolMetrics: ToolMetricsAnnotator | undefined;
+  /** Optimization tools on /gateway/mcp; set by serve when optimization is enabled. */
+  optimization: OptimizationToolHost | undefined;
   /** Meta-mode settings; set by serve from the configuration before sessions open. */
   meta: MetaSettings = { ...DEFAULT_META_SETTINGS };
   /** Bounds on client input and results (switchboard.limits); set by serve before sessions open. */

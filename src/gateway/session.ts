@@ -13,6 +13,7 @@ import { closeMatches } from '../catalog/naming.js';
 import { selectTools } from '../catalog/repair.js';
 import { page } from './pagination.js';
 import { callManagementTool, managementToolList } from './management.js';
+import { OPTIMIZATION_TOOL_NAMES, callOptimizationTool, optimizationToolList } from '../optimize/mcp-tools.js';
 import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
 import type { Gateway } from './gateway.js';
@@ -195,8 +196,9 @@ export class GatewaySession {
 
   /** The management endpoint answers locally: its own tools, nothing forwarded. */
   private async handleManagement(request: JSONRPCRequest, params: Params): Promise<Result> {
-    if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(this.gateway.toolsets ? toolsetToolList() : [])] };
+    if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(this.gateway.toolsets ? toolsetToolList() : []), ...(this.gateway.optimization ? optimizationToolList() : [])] };
     if (request.method === 'tools/call') {
+      if (this.gateway.optimization && typeof params.name === 'string' && OPTIMIZATION_TOOL_NAMES.has(params.name)) return callOptimizationTool(this.gateway.optimization, params.name, params.arguments);
       if (typeof params.name === 'string' && TOOLSET_TOOL_NAMES.has(params.name)) return callToolsetTool(this.toolsetContext(), params.name, params.arguments);
       return callManagementTool(this.gateway, params.name, params.arguments);
     }

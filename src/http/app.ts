@@ -20,6 +20,7 @@ import { DEFAULT_LIMITS } from '../gateway/input-limits.js';
 import { changesFor, parseLimit } from '../cli/changes.js';
 import { UsageError } from '../cli/inventory.js';
 import { parseSince } from '../cli/metrics.js';
+import { optimizationEventStream } from './optimize-events.js';
 
 const embedRequest = z.strictObject({ force: z.boolean().optional() });
 const toolSelection = z.strictObject({ enabledTools: z.array(z.string().min(1)).optional(), disabledTools: z.array(z.string().min(1)).optional() });
@@ -169,6 +170,13 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
       if (error instanceof UsageError) return c.json(badRequest(error), 400);
       throw error;
     }
+  });
+
+  // Description optimization progress and decisions as server-sent events (docs/optimization.md).
+  app.get('/api/optimize/events', (c) => {
+    const events = gateway.optimization?.optimizer.events;
+    if (!events) return c.json({ error: 'optimization is not enabled in this gateway: serve with --enable-optimization' }, 404);
+    return optimizationEventStream(events, c.req.raw.signal);
   });
 
   app.get('/metrics', async (c) => {

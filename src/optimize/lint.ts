@@ -65,7 +65,8 @@ export function lintCandidate(description: string, context: LintContext): LintFi
     if (match) findings.push({ rule: 'assertive', message: `${kind}: "${match[0]}"`, text: match[0] });
   }
   for (const other of context.otherTools ?? []) {
-    if (other.length >= 4 && new RegExp(`\\b${escapeRegExp(other)}\\b`, 'i').test(description)) {
+    // Only identifier-like names (write_file, getUser): a plain word such as "search" is ordinary prose.
+    if (other.length >= 4 && /[_-]|[a-z][A-Z]/.test(other) && new RegExp(`\\b${escapeRegExp(other)}\\b`, 'i').test(description)) {
       findings.push({ rule: 'assertive', message: `claim about other tools: names "${other}"`, text: other });
     }
   }

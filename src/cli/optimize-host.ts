@@ -1,0 +1,36 @@
+// Owns wiring the optimization tools to a running gateway: the optimizer over the store, live promotion and
+// revert (overrides re-read, every catalog re-applied, list_changed sent), the server's canonical tools and backends.
+import type { SwitchboardSettings } from '../config/index.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { createBackend } from '../optimize/backends/index.js';
+import type { OptimizationToolHost } from '../optimize/mcp-tools.js';
+import { DescriptionOverrides } from '../optimize/overrides.js';
+import { ruleWith } from '../optimize/rule.js';
+import { Optimizer } from '../optimize/service.js';
+import { BARE_PROFILE } from '../servers/profile.js';
+
+export function optimizationHost(gateway: Gateway, settings: SwitchboardSettings): OptimizationToolHost | undefined {
+  if (!gateway.store) return undefined;
+  const rule = ruleWith(settings.optimization.rule);
+  const optimizer = new Optimizer({
+    repository: gateway.store.optimize,
+    rule,
+    onChanged: (servers) => {
+      if (gateway.descriptions instanceof DescriptionOverrides) gateway.descriptions.reload();
+      gateway.descriptionsChanged(servers);
+    },
+  });
+  return {
+    optimizer,
+    rule,
+    backend: (name) => createBackend(settings.optimization.backends, name ?? 'retrieval'),
+    async canonicalTools(server) {
+      if (!gateway.pool.has(server)) throw new Error(`no server "${server}"; configured: ${gateway.pool.keys().join(', ')}`);
+      const catalog = gateway.catalogFor(BARE_PROFILE);
+      await catalog.ensure([server]);
+      const listing = catalog.listing(server);
+      if (listing.error) throw new Error(`${server}: cannot list its tools: ${listing.error}`);
+      return (catalog.canonical(server) ?? []).map((t) => ({ name: t.name as string, description: t.description as string | undefined, inputSchema: t.inputSchema }));
+    },
+  };
+}
