@@ -3,8 +3,8 @@
 // (issue 21). Two parts, one run, the same method as --recording (see recording.mjs):
 //
 // 1. In isolation, in this process, against the run's copy of dist/: minting a correlation id (paid
-//    on every call, request logging or not), and the request log's two lines per call (request,
-//    response) written to a file, without and with argument values (logArguments).
+//    on every call, request logging or not), and the request log's line per call written to a
+//    file, without and with argument values (logArguments).
 // 2. The stdio face end to end: gateways with logRequests on and off (both writing their per-run
 //    log file at --log-level warn, both recording calls), interleaved rounds of sequential
 //    `tools/call echo`; the throughput ratio and the gateway's CPU µs per call, on minus off.
@@ -30,8 +30,7 @@ async function microBench({ tmp, root, ops }) {
     const oneCall = (requestLog) => {
       const ctx = {};
       const fields = { requestId: 7, correlationId: correlationOf(ctx), session: '0d6c1c0e-6b2a-4a43-9d6c-3f0b6f9e2a11', method: 'tools/call', server: 'echo', tool: 'echo_echo' };
-      requestLog.request(fields, args);
-      requestLog.response(fields, { durationMs: 0.21, status: 'ok', resultBytes: 11 });
+      requestLog.request(fields, args, { durationMs: 0.21, status: 'ok', result });
     };
     return {
       correlation_id: timeOp(ops, () => correlationOf({})),
@@ -47,7 +46,7 @@ async function microBench({ tmp, root, ops }) {
 function renderMicro(micro) {
   const rows = [
     ['correlation id minted (every call, request logging or not)', micro.correlation_id],
-    ['request log, one call (request + response line, to a file)', micro.request_log_call],
+    ['request log, one call (its line, to the file)', micro.request_log_call],
     ['the same with `logArguments` (arguments redacted and bounded)', micro.request_log_call_arguments],
   ];
   return [

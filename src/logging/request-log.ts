@@ -1,6 +1,6 @@
-// Owns request logging (`--log-requests`, setting logRequests): one line when a request starts and
-// one when it ends, with requestId, correlationId, client session, server, tool, duration, status
-// and payload sizes. Argument values are left out unless logArguments is on, and then their secrets
+// Owns request logging (`--log-requests`, setting logRequests): one line per request and its
+// response, written when it ends, with requestId, correlationId, client session, server, tool,
+// duration, status and payload sizes (one line, not two: each line costs more than the rest). Argument values are left out unless logArguments is on, and then their secrets
 // are redacted (redact.ts) and the whole is bounded (bound.ts). Off by default: `requestLog` stays
 // undefined, so the hot path pays one check of a module binding.
 import { DEFAULT_BOUNDS, bound } from './bound.js';
@@ -47,22 +47,21 @@ export class RequestLog {
     this.log = log.child({ module: 'requests' }, { level });
   }
 
-  /** A request arrived (before it is forwarded or answered). */
-  request(fields: RequestFields, args: unknown): void {
+  /** A request was answered (or failed, or was cancelled): one line with both sides. */
+  request(fields: RequestFields, args: unknown, outcome: { durationMs: number; status: string; result?: unknown; error?: string }): void {
     this.log.info(
       {
         event: 'request',
         ...fields,
+        durationMs: outcome.durationMs,
+        status: outcome.status,
         argumentBytes: payloadSize(args),
+        ...(outcome.result !== undefined && { resultBytes: payloadSize(outcome.result) }),
+        ...(outcome.error !== undefined && { error: outcome.error }),
         ...(this.options.logArguments && args !== undefined && { args: bound(redactSecrets(args), { ...DEFAULT_BOUNDS, maxString: 500 }) }),
       },
       'request',
     );
-  }
-
-  /** Its answer went back (or it failed, or was cancelled). */
-  response(fields: RequestFields, outcome: { durationMs: number; status: string; resultBytes?: number; error?: string }): void {
-    this.log.info({ event: 'response', ...fields, ...outcome }, 'response');
   }
 
   /** A progress update of a running request was relayed. */
@@ -77,16 +76,15 @@ export class RequestLog {
 
   /** Logs a request answered by the gateway itself (meta-tools) around running it. */
   async local<T>(fields: RequestFields, args: unknown, run: () => Promise<T>): Promise<T> {
-    this.request(fields, args);
     const started = performance.now();
     const durationMs = () => Math.round((performance.now() - started) * 100) / 100;
     try {
       const result = await run();
       const status = (result as { isError?: unknown })?.isError === true ? 'tool_error' : 'ok';
-      this.response(fields, { durationMs: durationMs(), status, resultBytes: payloadSize(result) });
+      this.request(fields, args, { durationMs: durationMs(), status, result });
       return result;
     } catch (error) {
-      this.response(fields, { durationMs: durationMs(), status: 'error', error: (error as Error).message });
+      this.request(fields, args, { durationMs: durationMs(), status: 'error', error: (error as Error).message });
       throw error;
     }
   }
