@@ -83,6 +83,7 @@ export async function logsCommand(options: LogsOptions): Promise<void> {
     print(lines);
     const newer = options.file ? undefined : newestLogFile(dir);
     if (newer && newer !== file) {
+      print(readLines(file, next).lines); // what the old run wrote since the last look
       file = newer;
       next = 0;
       process.stderr.write(`==> ${file} <==\n`);
