@@ -285,6 +285,10 @@ describe('settings', () => {
       maxTools: 40,
       tokenBudget: 20_000,
       maxFallbacks: 3,
+      logFile: true,
+      logRetention: { files: 20, days: 14 },
+      logRequests: false,
+      logArguments: false,
       search: { learning: true, learningHalfLifeDays: 30, priors: true },
     });
     expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
@@ -317,6 +321,10 @@ describe('settings', () => {
       maxTools: 25,
       tokenBudget: 8000,
       maxFallbacks: 5,
+      logFile: '/var/log/switchboard.log',
+      logRetention: { files: 5, days: 0 },
+      logRequests: true,
+      logArguments: true,
       search: {
         mode: 'semantic',
         embeddings: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', apiKeyEnv: 'EMBED_KEY', dimensions: 256, batchSize: 16, timeoutMs: 3000 },
@@ -341,6 +349,7 @@ describe('settings', () => {
     ['a misspelt key', { seperator: '__' }, 'switchboard.seperator', 'unknown setting; did you mean "separator"?'],
     ['a misspelt nested key', { http: { prot: 1 } }, 'switchboard.http.prot', 'unknown setting; did you mean "port"?'],
     ['an unknown key', { colour: 'red' }, 'switchboard.colour', 'unknown setting'],
+    ['a misspelt log retention key', { logRetention: { file: 3 } }, 'switchboard.logRetention.file', 'unknown setting; did you mean "files"?'],
     ['a misspelt search key', { search: { embedings: {} } }, 'switchboard.search.embedings', 'unknown setting; did you mean "embeddings"?'],
     ['an API key where its variable name belongs', { search: { embeddings: { baseUrl: 'http://x/v1', model: 'm', apiKeyEnv: 'sk-abc123' } } }, 'switchboard.search.embeddings.apiKeyEnv', 'must be the NAME of an environment variable holding the key (never the key itself)'],
     ['an embeddings URL without a scheme', { search: { embeddings: { baseUrl: 'localhost:11434', model: 'm' } } }, 'switchboard.search.embeddings.baseUrl', 'must be an http:// or https:// URL up to the API version, e.g. http://127.0.0.1:11434/v1'],
