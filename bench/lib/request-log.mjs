@@ -18,10 +18,11 @@ import { callsInARow, fmt, measure, renderEndToEnd, roundOrder, startVariants, s
 /** @param {{tmp: string, root: string, ops: number}} options */
 async function microBench({ tmp, root, ops }) {
   const dist = (/** @type {string} */ file) => import(pathToFileURL(path.join(root, 'dist', file)).href);
-  const [{ createRootLogger }, { RequestLog }, { correlationOf }] = await Promise.all([dist('logging/logger.js'), dist('logging/request-log.js'), dist('logging/correlation.js')]);
+  const [{ createRootLogger, fileLogger }, { RequestLog }, { correlationOf }] = await Promise.all([dist('logging/logger.js'), dist('logging/request-log.js'), dist('logging/correlation.js')]);
   const dir = mkdtempSync(path.join(tmp, 'request-log-'));
   try {
-    const log = createRootLogger({ level: 'warn', pretty: false, fileFd: openSync(path.join(dir, 'micro.log'), 'a'), stderr: false });
+    createRootLogger({ level: 'warn', pretty: false, fileFd: openSync(path.join(dir, 'micro.log'), 'a'), stderr: false });
+    const log = fileLogger(); // where serve's request lines go when it has a log file
     const plain = new RequestLog(log, { logArguments: false });
     const withArgs = new RequestLog(log, { logArguments: true });
     const args = { message: 'hello' };

