@@ -7,6 +7,7 @@
 //   npm run bench -- --profile         CPU profile of the gateway under the sequential workload
 //   npm run bench -- --startup         20 servers: time to the first tools/list (cold, warm cache), RSS
 //   npm run bench -- --recording       what recording calls in the store costs (on vs off, same run)
+//   npm run bench -- --request-log     what --log-requests costs per call (on vs off, same run)
 //
 // The table goes to stdout, progress to stderr. Targets are measured interleaved with their direct
 // baseline (direct, A, direct, B, ...), the order reversed every other round, and the medians of the
@@ -39,6 +40,7 @@ const USAGE = `usage: npm run bench -- [options]
   --recording-pairs N     (on, off) pairs of blocks per round (default 10)
   --recording-processes N gateway processes per variant (default 2)
   --recording-aa          A/A calibration: both variants record nothing (what the statistics show for no cost)
+  --request-log           --log-requests on vs off over stdio, as --recording (takes its --recording-* and --rounds)
   --help`;
 
 const T0 = performance.now();
@@ -61,6 +63,7 @@ function parse() {
         'profile-faces': { type: 'string' },
         startup: { type: 'boolean' },
         recording: { type: 'boolean' },
+        'request-log': { type: 'boolean' },
         'recording-aa': { type: 'boolean' },
         'recording-calls': { type: 'string' },
         'recording-processes': { type: 'string' },
@@ -152,7 +155,7 @@ async function main() {
   try {
     const gateway = snapshotGateway(tmp);
     if (gateway) progress(`measuring the gateway built from ${gateway.revision.commit ?? 'an unknown commit'}${gateway.revision.src_dirty ? ' with uncommitted changes in src/' : ''} (a copy of dist/ in ${gateway.root})`);
-    if ((options['gateway-rss'] || options.profile || options.startup || options.recording) && !gateway) {
+    if ((options['gateway-rss'] || options.profile || options.startup || options.recording || options['request-log']) && !gateway) {
       progress('dist/cli/main.js is missing: build the gateway first (npx tsc -p .)');
       process.exitCode = 1;
       return;
@@ -181,6 +184,22 @@ async function main() {
         microOps: 20_000,
         json: options.json,
         aa: Boolean(options['recording-aa']),
+      });
+      return;
+    }
+    if (options['request-log'] && gateway) {
+      const { requestLogBench } = await import('./lib/request-log.mjs');
+      await requestLogBench({
+        tmp,
+        gateway,
+        progress,
+        rounds: intOption(options.rounds, 16, 2, 100, '--rounds'),
+        calls: intOption(options['recording-calls'], 400, 50, 100_000, '--recording-calls'),
+        pairs: intOption(options['recording-pairs'], 10, 1, 100, '--recording-pairs'),
+        processes: intOption(options['recording-processes'], 2, 1, 8, '--recording-processes'),
+        warmup: 8000,
+        microOps: 20_000,
+        json: options.json,
       });
       return;
     }

@@ -84,7 +84,7 @@ function cpuSnapshot(pid) {
  * @param {number} n
  * @param {(i: number) => void} op
  */
-function timeOp(n, op) {
+export function timeOp(n, op) {
   for (let i = 0; i < Math.min(n, 5000); i++) op(i);
   const each = new Float64Array(n);
   const cpu0 = process.cpuUsage();
@@ -186,11 +186,18 @@ async function microBench({ tmp, root, ops }) {
  * @typedef {{round: number, pair: number, variant: 'on' | 'off', index: number, calls: number, wall_ms: number, cpu_ns: number | null, cpu_stat_ms: number}} Sample
  */
 
-/** @param {string} tmp @param {'on' | 'off'} variant @param {number} index @param {string} main @param {boolean} aa both variants record nothing (A/A calibration) */
-async function startGateway(tmp, variant, index, main, aa) {
+/** The settings of a variant: recording off for "off" (and for both in an A/A run). @param {'on' | 'off'} variant @param {boolean} aa */
+const recordingSettings = (variant, aa) => (variant === 'off' || aa ? { recordCalls: false } : undefined);
+
+/**
+ * @param {string} tmp @param {'on' | 'off'} variant @param {number} index @param {string} main @param {boolean} aa both variants record nothing (A/A calibration)
+ * @param {(variant: 'on' | 'off', aa: boolean) => Record<string, unknown> | undefined} [settingsFor] the "switchboard" block of each variant (default: recording on vs off)
+ */
+async function startGateway(tmp, variant, index, main, aa, settingsFor = recordingSettings) {
   const config = path.join(tmp, `recording-${variant}.mcp.json`);
   const echo = { command: NODE, args: [ECHO_SERVER, '--stdio'] };
-  writeFileSync(config, JSON.stringify({ mcpServers: { echo }, ...((variant === 'off' || aa) && { switchboard: { recordCalls: false } }) }));
+  const settings = settingsFor(variant, aa);
+  writeFileSync(config, JSON.stringify({ mcpServers: { echo }, ...(settings && { switchboard: settings }) }));
   const dataDir = path.join(tmp, `recording-data-${variant}-${index}`);
   const args = [main, 'serve', '--log-level', 'warn', '--data-dir', dataDir, '--stdio', '--config', config];
   const { session } = await openSession({ kind: 'stdio', command: NODE, args });
@@ -201,12 +208,12 @@ async function startGateway(tmp, variant, index, main, aa) {
 }
 
 /** @param {Gw} gw @param {number} calls */
-async function callsInARow(gw, calls) {
+export async function callsInARow(gw, calls) {
   for (let i = 0; i < calls; i++) await gw.session.call('echo_echo', ECHO_ARGS);
 }
 
 /** @param {Gw} gw @param {number} round @param {number} pair @param {number} calls @returns {Promise<Sample>} */
-async function measure(gw, round, pair, calls) {
+export async function measure(gw, round, pair, calls) {
   const before = cpuSnapshot(gw.pid);
   const t0 = performance.now();
   await callsInARow(gw, calls);
@@ -231,7 +238,7 @@ async function measure(gw, round, pair, calls) {
  * does meanwhile mostly cancels out of the round's ratio.
  * @param {Gw[]} on @param {Gw[]} off @param {number} round @param {number} pairs
  */
-function roundOrder(on, off, round, pairs) {
+export function roundOrder(on, off, round, pairs) {
   /** @type {Gw[]} */
   const order = [];
   for (let k = 0; k < pairs; k++) {
@@ -266,7 +273,7 @@ function spread(values, decimals = 4) {
 }
 
 /** @param {Sample[]} samples @param {number[]} rounds */
-function summarize(samples, rounds) {
+export function summarize(samples, rounds) {
   const perRound = [];
   for (const r of rounds) {
     const on = roundTotals(samples.filter((s) => s.round === r && s.variant === 'on'));
@@ -340,14 +347,14 @@ function summarize(samples, rounds) {
  * Starts `processes` gateways per variant, alternating (on 0, off 0, on 1, off 1, ...), so neither
  * variant is systematically the first or the last one started (and warmed up).
  * @param {number} processes
- * @param {{tmp: string, main: string, gateways: Gw[], aa: boolean}} ctx
+ * @param {{tmp: string, main: string, gateways: Gw[], aa: boolean, settingsFor?: (variant: 'on' | 'off', aa: boolean) => Record<string, unknown> | undefined}} ctx
  */
-async function startVariants(processes, { tmp, main, gateways, aa }) {
+export async function startVariants(processes, { tmp, main, gateways, aa, settingsFor }) {
   /** @type {{on: Gw[], off: Gw[]}} */
   const started = { on: [], off: [] };
   for (let i = 0; i < processes; i++) {
     for (const variant of /** @type {const} */ (['on', 'off'])) {
-      const gw = await startGateway(tmp, variant, i, main, aa);
+      const gw = await startGateway(tmp, variant, i, main, aa, settingsFor);
       gateways.push(gw);
       started[variant].push(gw);
     }
@@ -359,7 +366,7 @@ async function startVariants(processes, { tmp, main, gateways, aa }) {
 // Report
 
 /** @param {number | null | undefined} v @param {number} [d] */
-const fmt = (v, d = 1) => (typeof v === 'number' ? v.toFixed(d) : '–');
+export const fmt = (v, d = 1) => (typeof v === 'number' ? v.toFixed(d) : '–');
 
 /** @param {any} micro */
 function renderMicro(micro) {
@@ -380,12 +387,12 @@ function renderMicro(micro) {
   ].join('\n');
 }
 
-/** @param {ReturnType<typeof summarize>} s */
-function renderEndToEnd(s) {
+/** @param {ReturnType<typeof summarize>} s @param {string} [what] what the variants switch on and off */
+export function renderEndToEnd(s, what = 'recording') {
   const cost = s.throughput_cost_pct;
   const cpu = s.gateway_cpu_us_per_call;
   return [
-    '| stdio face, sequential calls | recording on | recording off |',
+    `| stdio face, sequential calls | ${what} on | ${what} off |`,
     '|---|---:|---:|',
     `| calls/s, median of rounds | ${fmt(s.calls_per_s.on, 0)} | ${fmt(s.calls_per_s.off, 0)} |`,
     `| gateway CPU µs/call, median of rounds (schedstat) | ${fmt(cpu.on)} | ${fmt(cpu.off)} |`,
@@ -393,8 +400,8 @@ function renderEndToEnd(s) {
     '',
     `Throughput ratio on/off, median of ${s.throughput_ratio.n} per-round ratios: ${fmt(s.throughput_ratio.median, 4)} ` +
       `(IQR ${fmt(s.throughput_ratio.p25, 4)}–${fmt(s.throughput_ratio.p75, 4)}, bootstrap 95 % CI of the median ${s.throughput_ratio.ci95 ? `${fmt(s.throughput_ratio.ci95[0], 4)}–${fmt(s.throughput_ratio.ci95[1], 4)}` : '–'}).`,
-    `**Throughput cost of recording: ${fmt(cost.median, 2)} %** (IQR ${fmt(cost.p25_p75[0], 2)} to ${fmt(cost.p25_p75[1], 2)} %, 95 % CI ${cost.ci95 ? `${fmt(cost.ci95[0], 2)} to ${fmt(cost.ci95[1], 2)} %` : '–'}).`,
-    `**Gateway CPU cost of recording: ${fmt(cpu.diff.median, 2)} µs per call** (${fmt(cpu.diff_pct_of_off, 2)} % of the gateway's CPU per call; ` +
+    `**Throughput cost of ${what}: ${fmt(cost.median, 2)} %** (IQR ${fmt(cost.p25_p75[0], 2)} to ${fmt(cost.p25_p75[1], 2)} %, 95 % CI ${cost.ci95 ? `${fmt(cost.ci95[0], 2)} to ${fmt(cost.ci95[1], 2)} %` : '–'}).`,
+    `**Gateway CPU cost of ${what}: ${fmt(cpu.diff.median, 2)} µs per call** (${fmt(cpu.diff_pct_of_off, 2)} % of the gateway's CPU per call; ` +
       `IQR ${fmt(cpu.diff.p25, 2)} to ${fmt(cpu.diff.p75, 2)} µs, 95 % CI ${cpu.diff.ci95 ? `${fmt(cpu.diff.ci95[0], 2)} to ${fmt(cpu.diff.ci95[1], 2)} µs` : '–'}).`,
     `Least disturbed blocks (90th percentile of calls/s over each variant's ${s.fastest_blocks.blocks_per_variant} blocks): on ${fmt(s.fastest_blocks.on_calls_per_s, 0)}, off ${fmt(s.fastest_blocks.off_calls_per_s, 0)} calls/s, **cost ${fmt(s.fastest_blocks.cost_pct, 2)} %**.`,
     `Per adjacent pair of blocks (${s.pairs.throughput_ratio.n} pairs): throughput ratio median ${fmt(s.pairs.throughput_ratio.median, 4)} ` +

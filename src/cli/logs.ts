@@ -30,7 +30,14 @@ export function lineFilter(options: Pick<LogsOptions, 'level' | 'server'>): (rec
 
 /** Reads `file` from `offset`; returns the complete lines and where the next read starts. */
 function readLines(file: string, offset: number): { lines: string[]; next: number } {
-  const fd = openSync(file, 'r');
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    // Following, a file can vanish (removed by a newer run's retention): nothing more to read there.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && offset > 0) return { lines: [], next: offset };
+    throw error;
+  }
   try {
     const size = statSync(file).size;
     if (size < offset) offset = 0; // truncated or replaced: start over
@@ -83,6 +90,7 @@ export async function logsCommand(options: LogsOptions): Promise<void> {
     print(lines);
     const newer = options.file ? undefined : newestLogFile(dir);
     if (newer && newer !== file) {
+      print(readLines(file, next).lines); // what the old run wrote since the last look
       file = newer;
       next = 0;
       process.stderr.write(`==> ${file} <==\n`);

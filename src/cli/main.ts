@@ -12,7 +12,7 @@ function common(command: Command): Command {
   return command
     .option('-c, --config <path>', 'the .mcp.json to read', './.mcp.json')
     .option('--data-dir <dir>', 'where Switchboard writes its data (default: the per-user data folder)')
-    .addOption(new Option('--log-level <level>', 'log level (logs go to stderr)').choices([...LOG_LEVELS]));
+    .addOption(new Option('--log-level <level>', 'log level (logs go to stderr; serve also writes them to a file per run, see docs/logging.md)').choices([...LOG_LEVELS]));
 }
 
 export function buildProgram(): Command {

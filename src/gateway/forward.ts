@@ -8,7 +8,7 @@ import type { CallOutcome } from '../store/index.js';
 import { approximateSize, errorClassOf, firstText, outcomeOf } from './call-outcome.js';
 import type { Gateway } from './gateway.js';
 import { correlationOf } from '../logging/correlation.js';
-import { payloadSize, requestLog, type RequestFields } from '../logging/request-log.js';
+import { requestLog, type RequestFields } from '../logging/request-log.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -47,7 +47,6 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
         };
   const startedAt = Date.now();
   const started = performance.now();
-  if (requestLog) requestLog.request(requestFields(session, connection, request, ctx, label), params.arguments);
   const running = session.inflight.get(connection) ?? [];
   running.push(ctx);
   session.inflight.set(connection, running);
@@ -89,7 +88,7 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
     }
     if (requestLog) {
       const error = failure === undefined ? undefined : (failure as Error).message;
-      requestLog.response(requestFields(session, connection, request, ctx, label), { durationMs, status: outcome, ...(result && { resultBytes: payloadSize(result) }), ...(error !== undefined && { error }) });
+      requestLog.request(requestFields(session, connection, request, ctx, label), params.arguments, { durationMs, status: outcome, result, ...(error !== undefined && { error }) });
     }
     // Per-call lines are debug: the metrics record every call, and at info this line was the biggest
     // single cost of a forwarded call (a synchronous write to stderr, see docs/decisions/0004-hot-path.md).

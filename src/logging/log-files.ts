@@ -1,7 +1,7 @@
 // Owns the per-run log files in <data dir>/logs: their names (switchboard_<UTC time>.log, with _2,
 // _3 ... when two runs start in the same second), creating this run's file, retention (the newest
 // N files and files younger than N days are kept), and finding the newest file for `switchboard logs`.
-import { closeSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 
 const NAME = /^switchboard_(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d)(?:_(\d+))?\.log$/;
@@ -105,13 +105,4 @@ export function pruneLogFiles(dir: string, retention: LogRetention, current?: st
     }
   });
   return removed;
-}
-
-/** Closes a descriptor opened here when the logger could not take it. */
-export function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // already closed
-  }
 }

@@ -1,9 +1,10 @@
-// Owns request logging (`--log-requests`, setting logRequests): one line when a request starts and
-// one when it ends, with requestId, correlationId, client session, server, tool, duration, status
-// and payload sizes. Argument values are left out unless logArguments is on, and then their secrets
-// are redacted (redact.ts) and the whole is bounded (bound.ts). Off by default: `requestLog` stays
+// Owns request logging (`--log-requests`, setting logRequests): one line per request and its
+// response, written when it ends, with requestId, correlationId, client session, server, tool,
+// duration, status and payload sizes (one line, not two: each line costs more than the rest). Argument values are left out unless logArguments is on, and then their secrets
+// are redacted (redact.ts) and the whole is bounded (bound.ts): every field is bounded here, since
+// the file-only logger these lines go to does no bounding pass of its own (it costs more than the line). Off by default: `requestLog` stays
 // undefined, so the hot path pays one check of a module binding.
-import { DEFAULT_BOUNDS, bound } from './bound.js';
+import { DEFAULT_BOUNDS, bound, truncateString } from './bound.js';
 import type { Logger } from './logger.js';
 import { redactSecrets } from './redact.js';
 
@@ -23,6 +24,8 @@ export interface RequestLogOptions {
 }
 
 const SIZE_DEPTH = 8;
+/** Longest tool name logged whole (names come from clients and servers). */
+const MAX_NAME = 200;
 
 /** Approximate size of a JSON payload: characters of its strings plus one per other value, walked to a bounded depth (no serializing). */
 export function payloadSize(value: unknown, depth = 0): number {
@@ -38,6 +41,14 @@ export function payloadSize(value: unknown, depth = 0): number {
   return size;
 }
 
+/** The fields with client-chosen strings (id, method, tool) cut to MAX_NAME; the same object when none is long. */
+function bounded(fields: RequestFields): RequestFields {
+  const long = (value: unknown) => typeof value === 'string' && value.length > MAX_NAME;
+  if (!long(fields.requestId) && !long(fields.method) && !long(fields.tool)) return fields;
+  const cut = <T>(value: T): T => (long(value) ? (truncateString(value as string, MAX_NAME) as T) : value);
+  return { ...fields, requestId: cut(fields.requestId), method: cut(fields.method), ...(fields.tool !== undefined && { tool: cut(fields.tool) }) };
+}
+
 export class RequestLog {
   private readonly log: Logger;
 
@@ -47,46 +58,45 @@ export class RequestLog {
     this.log = log.child({ module: 'requests' }, { level });
   }
 
-  /** A request arrived (before it is forwarded or answered). */
-  request(fields: RequestFields, args: unknown): void {
+  /** A request was answered (or failed, or was cancelled): one line with both sides. */
+  request(fields: RequestFields, args: unknown, outcome: { durationMs: number; status: string; result?: unknown; error?: string }): void {
     this.log.info(
       {
         event: 'request',
-        ...fields,
+        ...bounded(fields),
+        durationMs: outcome.durationMs,
+        status: outcome.status,
         argumentBytes: payloadSize(args),
+        ...(outcome.result !== undefined && { resultBytes: payloadSize(outcome.result) }),
+        ...(outcome.error !== undefined && { error: truncateString(outcome.error, DEFAULT_BOUNDS.maxString) }),
         ...(this.options.logArguments && args !== undefined && { args: bound(redactSecrets(args), { ...DEFAULT_BOUNDS, maxString: 500 }) }),
       },
       'request',
     );
   }
 
-  /** Its answer went back (or it failed, or was cancelled). */
-  response(fields: RequestFields, outcome: { durationMs: number; status: string; resultBytes?: number; error?: string }): void {
-    this.log.info({ event: 'response', ...fields, ...outcome }, 'response');
-  }
-
   /** A progress update of a running request was relayed. */
   progress(fields: RequestFields, progress: { progress?: unknown; total?: unknown }): void {
-    this.log.info({ event: 'progress', ...fields, progress: progress.progress, total: progress.total }, 'progress');
+    const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
+    this.log.info({ event: 'progress', ...bounded(fields), progress: number(progress.progress), total: number(progress.total) }, 'progress');
   }
 
   /** A server sent a request (sampling, elicitation, roots) while `correlationId`'s call ran. */
   reverse(fields: { server: string; method: string; correlationId?: string; session?: string }): void {
-    this.log.info({ event: 'server-request', ...fields }, 'server request');
+    this.log.info({ event: 'server-request', ...fields, method: truncateString(fields.method, MAX_NAME) }, 'server request');
   }
 
   /** Logs a request answered by the gateway itself (meta-tools) around running it. */
   async local<T>(fields: RequestFields, args: unknown, run: () => Promise<T>): Promise<T> {
-    this.request(fields, args);
     const started = performance.now();
     const durationMs = () => Math.round((performance.now() - started) * 100) / 100;
     try {
       const result = await run();
       const status = (result as { isError?: unknown })?.isError === true ? 'tool_error' : 'ok';
-      this.response(fields, { durationMs: durationMs(), status, resultBytes: payloadSize(result) });
+      this.request(fields, args, { durationMs: durationMs(), status, result });
       return result;
     } catch (error) {
-      this.response(fields, { durationMs: durationMs(), status: 'error', error: (error as Error).message });
+      this.request(fields, args, { durationMs: durationMs(), status: 'error', error: (error as Error).message });
       throw error;
     }
   }

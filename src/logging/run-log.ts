@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { LevelWithSilent } from 'pino';
 import { createRunLogFile, logDirOf, openNamedLogFile, pruneLogFiles, type LogRetention, type OpenedLogFile } from './log-files.js';
-import { createRootLogger, type Logger } from './logger.js';
+import { createRootLogger, fileLogger, type Logger } from './logger.js';
 import { enableRequestLog } from './request-log.js';
 
 export interface RunLogOptions {
@@ -50,6 +50,7 @@ export function startRunLogging(options: RunLogOptions): RunLog {
   if (opened && options.file === true) {
     pruneLogFiles(target!, options.retention, opened.path, Date.now(), (message) => log.warn(message));
   }
-  if (options.logRequests) enableRequestLog(log, { logArguments: options.logArguments });
+  // With a file, request lines go only there (stderr stays readable); without one, to stderr.
+  if (options.logRequests) enableRequestLog(fileLogger() ?? log, { logArguments: options.logArguments });
   return { log, ...(opened && { file: opened.path }) };
 }

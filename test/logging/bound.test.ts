@@ -46,7 +46,7 @@ describe('redactSecrets', () => {
 describe('the logger', () => {
   async function logTo(level: 'info' | 'debug', write: (log: ReturnType<typeof createRootLogger>) => void): Promise<Array<Record<string, unknown>>> {
     const file = path.join(await tempDir(), 'test.log');
-    const log = createRootLogger({ level, pretty: false, fileFd: openSync(file, 'a') });
+    const log = createRootLogger({ level, pretty: false, fileFd: openSync(file, 'a'), stderr: false });
     write(log);
     return waitFor(() => {
       const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);

@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { connectHttp, newClient, npmServer, startHttpGateway, waitFor, writeConfig, type ConnectedClient, type RunningGateway } from '../helpers/gateway.js';
+import { connectHttp, fixtureServer, newClient, npmServer, startHttpGateway, waitFor, writeConfig, type ConnectedClient, type RunningGateway } from '../helpers/gateway.js';
 
 const ANY = z.any();
 const SECRET = 'hunter2-do-not-log';
@@ -45,7 +45,7 @@ describe('--log-requests in meta mode, two clients', () => {
 
   const call = (c: ConnectedClient, name: string, args: Record<string, unknown>) => c.client.request({ method: 'tools/call', params: { name, arguments: args } }, ANY);
 
-  it('writes request and response lines with the fields, shares a correlationId from discovery to execute, never logs argument values', async () => {
+  it('writes one line per request and response with the fields, shares a correlationId from discovery to execute, never logs argument values', async () => {
     const a = await connect();
     const b = await connect();
     const [, foundB] = await Promise.all([call(a, 'tool_discovery', { query: 'echo a message back' }), call(b, 'tool_discovery', { query: 'add two numbers', maxResults: 1 })]);
@@ -60,35 +60,34 @@ describe('--log-requests in meta mode, two clients', () => {
 
     const lines = await waitFor(async () => {
       const all = await fileLines(dataDir);
-      return all.filter((l) => l.module === 'requests' && l.event === 'response').length >= 4 && all;
+      return all.filter((l) => l.module === 'requests' && l.event === 'request').length >= 4 && all;
     }, 'the request log lines in the file');
     const requests = lines.filter((l) => l.module === 'requests');
     const discoveries = requests.filter((l) => l.tool === 'tool_discovery');
     const executes = requests.filter((l) => l.tool === 'everything_echo');
-    expect(discoveries.map((l) => l.event).sort()).toEqual(['request', 'request', 'response', 'response']);
-    expect(executes.map((l) => l.event).sort()).toEqual(['request', 'request', 'response', 'response']);
+    expect(discoveries.map((l) => l.event)).toEqual(['request', 'request']);
+    expect(executes.map((l) => l.event)).toEqual(['request', 'request']);
 
     for (const line of [...discoveries, ...executes]) {
       expect(line).toMatchObject({ level: 30, method: 'tools/call', correlationId: expect.stringMatching(/^[0-9a-f]{6}-[0-9a-z]+$/), session: expect.any(String) });
       expect(['string', 'number']).toContain(typeof line.requestId);
     }
-    for (const response of executes.filter((l) => l.event === 'response')) {
-      expect(response).toMatchObject({ server: 'everything', status: 'ok', durationMs: expect.any(Number), resultBytes: expect.any(Number) });
-      expect(response.resultBytes as number).toBeGreaterThan(SECRET.length);
+    for (const line of executes) {
+      expect(line).toMatchObject({ server: 'everything', status: 'ok', durationMs: expect.any(Number), resultBytes: expect.any(Number), argumentBytes: expect.any(Number) });
+      expect(line.resultBytes as number).toBeGreaterThan(SECRET.length);
+      expect(line.argumentBytes as number).toBeGreaterThan(SECRET.length);
+      expect(line).not.toHaveProperty('args');
     }
-    for (const request of executes.filter((l) => l.event === 'request')) {
-      expect(request.argumentBytes as number).toBeGreaterThan(SECRET.length);
-      expect(request).not.toHaveProperty('args');
-    }
+    for (const line of discoveries) expect(line).toMatchObject({ server: 'switchboard', status: 'ok', durationMs: expect.any(Number), resultBytes: expect.any(Number) });
     // Argument values appear nowhere: not in the file, not on stderr.
     expect(JSON.stringify(lines)).not.toContain(SECRET);
     expect(gateway.log.text()).not.toContain(SECRET);
 
     // Correlation: A's discovery and A's execute share an id; B's execute did not join A's discovery.
     const sessionOf = (l: Line) => l.session as string;
-    const discoveryA = discoveries.find((l) => l.event === 'request' && executes.some((e) => sessionOf(e) === sessionOf(l)))!;
-    const executeA = executes.find((l) => l.event === 'response' && sessionOf(l) === sessionOf(discoveryA))!;
-    const executeB = executes.find((l) => l.event === 'response' && sessionOf(l) !== sessionOf(discoveryA))!;
+    const discoveryA = discoveries.find((l) => executes.some((e) => sessionOf(e) === sessionOf(l)))!;
+    const executeA = executes.find((l) => sessionOf(l) === sessionOf(discoveryA))!;
+    const executeB = executes.find((l) => sessionOf(l) !== sessionOf(discoveryA))!;
     const discoveryB = discoveries.find((l) => sessionOf(l) === sessionOf(executeB))!;
     expect(executeA.correlationId).toBe(discoveryA.correlationId);
     expect(executeB.correlationId).not.toBe(discoveryA.correlationId);
@@ -112,10 +111,10 @@ describe('--log-requests in meta mode, two clients', () => {
     );
     const lines = await waitFor(async () => {
       const all = await fileLines(dataDir);
-      const done = all.filter((l) => l.module === 'requests' && l.event === 'response' && l.tool === 'everything_trigger-long-running-operation');
+      const done = all.filter((l) => l.module === 'requests' && l.event === 'request' && l.tool === 'everything_trigger-long-running-operation');
       return done.length === 1 && all;
     }, 'the long operation to be logged');
-    const sampling = lines.find((l) => l.module === 'requests' && l.tool === 'everything_trigger-sampling-request' && l.event === 'response')!;
+    const sampling = lines.find((l) => l.module === 'requests' && l.tool === 'everything_trigger-sampling-request' && l.event === 'request')!;
     const reverse = lines.filter((l) => l.event === 'server-request' && l.method === 'sampling/createMessage');
     expect(reverse).toHaveLength(1);
     expect(reverse[0]!.correlationId).toBe(sampling.correlationId);
@@ -124,6 +123,32 @@ describe('--log-requests in meta mode, two clients', () => {
     expect(progress.length).toBeGreaterThanOrEqual(1);
     expect(new Set(long.map((l) => l.correlationId)).size).toBe(1);
     expect(long[0]!.correlationId).not.toBe(sampling.correlationId);
+  });
+});
+
+describe('fallback retry', () => {
+  it('a failed call and its automatic retry on the fallback share a correlationId in their stored rows', async () => {
+    const config = await writeConfig({ fault: fixtureServer('fault-server.ts'), spare: fixtureServer('fault-server.ts') }, { autoRetryFallback: true });
+    const gateway = await startHttpGateway(config);
+    try {
+      const user = await connectHttp(gateway.url);
+      const result = await user.client.request({ method: 'tools/call', params: { name: 'fault_tool_error', arguments: {} } }, ANY);
+      expect(result.structuredContent.auto_retry).toMatchObject({ failed: 'fault_tool_error', retried_with: 'spare_tool_error' });
+      await user.client.request({ method: 'tools/call', params: { name: 'fault_tool_error', arguments: {} } }, ANY);
+      await user.close();
+      const { calls } = (await (await fetch(`${gateway.url}/api/calls`)).json()) as { calls: Line[] };
+      expect(calls).toHaveLength(4);
+      // Newest first: the second call's pair (the retry picks the best suggestion of the moment), then the first call's pair.
+      expect(calls[3]).toMatchObject({ server: 'fault', tool: 'tool_error' });
+      expect(calls[2]).toMatchObject({ server: 'spare', tool: 'tool_error' });
+      expect(calls[1]).toMatchObject({ server: 'fault', tool: 'tool_error' });
+      expect(`${calls[0]!.server}/${calls[0]!.tool}`).not.toBe('fault/tool_error');
+      expect(calls[0]!.correlationId).toBe(calls[1]!.correlationId);
+      expect(calls[2]!.correlationId).toBe(calls[3]!.correlationId);
+      expect(calls[0]!.correlationId).not.toBe(calls[2]!.correlationId);
+    } finally {
+      await gateway.close();
+    }
   });
 });
 
