@@ -28,7 +28,7 @@ export function buildProgram(): Command {
     .option('--host <host>', 'HTTP bind address (default 127.0.0.1)')
     .option('--port <port>', 'HTTP port (default 3333; 0 picks a free one)')
     .addOption(new Option('--mode <mode>', 'what /mcp and stdio serve: every tool, the equipped toolset, the meta-tools, or auto (passthrough up to maxTools, else meta) (default: the "mode" setting, else passthrough)').choices(['passthrough', 'toolset', 'meta', 'auto']))
-    .option('--toolset <name>', 'stdio: serve exactly this saved toolset, whatever is equipped')
+    .option('--toolset <name>', 'serve exactly this saved toolset (stdio, and /mcp over HTTP), whatever is equipped')
     .action((opts) => import('./serve.js').then((m) => m.serveCommand(opts)));
 
   common(program.command('servers'))

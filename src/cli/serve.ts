@@ -106,6 +106,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
         allowedOrigins: config.settings.http.allowedOrigins,
         sessionIdleMs: config.settings.sessionIdleMs,
         mode,
+        ...(options.toolset && { toolset: options.toolset }),
       });
     } catch (error) {
       await watcher.close().catch(() => undefined);

@@ -9,7 +9,7 @@ import { NoEmbeddingProvider } from '../gateway/tool-search.js';
 import { EmbeddingError } from '../search/semantic/provider.js';
 import { z } from 'zod';
 import type { Gateway } from '../gateway/gateway.js';
-import { MANAGEMENT, viewForMode, type Mode } from '../gateway/view.js';
+import { MANAGEMENT, viewForMode, type Mode, type View } from '../gateway/view.js';
 import { originGuard, type GuardOptions } from './guard.js';
 import { HttpSessions } from './sessions.js';
 import { changesFor, parseLimit } from '../cli/changes.js';
@@ -23,6 +23,8 @@ export interface AppOptions extends GuardOptions {
   sessionIdleMs: number;
   /** What /mcp serves (default passthrough). */
   mode?: Mode;
+  /** /mcp serves exactly this saved toolset, whatever is equipped (overrides mode). */
+  toolset?: string;
 }
 
 export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; sessions: HttpSessions } {
@@ -146,7 +148,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono; s
     return c.body(await gateway.metrics.render(), 200, { 'content-type': gateway.metrics.contentType });
   });
 
-  const mainView = viewForMode(options.mode ?? 'passthrough');
+  const mainView: View = options.toolset ? { kind: 'fixed-toolset', name: options.toolset } : viewForMode(options.mode ?? 'passthrough');
   app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', mainView));
   app.all('/toolsets/:name/mcp', (c) => {
     const name = c.req.param('name');

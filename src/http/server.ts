@@ -13,6 +13,8 @@ export interface HttpFaceOptions {
   allowedOrigins: string[];
   sessionIdleMs: number;
   mode?: Mode;
+  /** /mcp serves exactly this saved toolset (overrides mode). */
+  toolset?: string;
 }
 
 export interface RunningHttpFace {
