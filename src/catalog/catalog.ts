@@ -146,6 +146,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
       for (const warning of next.warnings) this.log.warn({ server: key }, warning);
       this.persist(key, next, kinds);
     } catch (error) {
+      // Stopped while listing (released: no client needs it, or removed): keep the last listing.
+      if (connection.state === 'stopped') return;
       next.error = (error as Error).message;
       for (const kind of LIST_KINDS) next[kind] = [];
     }

@@ -53,6 +53,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
       await catalog.ensure();
       const warning = budgetWarning(catalog.tools(), { tokenBudget: settings.tokenBudget, maxTools: settings.maxTools, mode });
       if (warning) log.warn(warning.fields, warning.message);
+      // Servers this check had to start (no cached listing) stop again unless a client uses them.
+      await gateway.releaseUnused();
       // With an embeddings endpoint: embed now (changed tools only), so the first search need not wait.
       if (settings.search.embeddings) {
         const started = Date.now();

@@ -3,7 +3,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
-import { GATEWAY_CHAIN_ENV, type ServerConfig } from '../config/index.js';
+import { childMarker, type ServerConfig } from '../config/index.js';
 
 export interface BuiltTransport {
   transport: Transport;
@@ -45,7 +45,7 @@ export function buildTransport(config: ServerConfig, options: { maxMessageBytes?
       command: config.command,
       args: config.args,
       // The gateway marker goes to every child, so a Switchboard started by a wrapper notices its own config.
-      env: process.env[GATEWAY_CHAIN_ENV] ? { ...config.env, [GATEWAY_CHAIN_ENV]: process.env[GATEWAY_CHAIN_ENV] } : config.env,
+      env: { ...config.env, ...childMarker() },
       cwd: config.cwd,
       stderr: 'pipe',
       ...(options.maxMessageBytes && { maxBufferSize: options.maxMessageBytes }),
