@@ -9,6 +9,7 @@ import { startHttpFace } from '../http/server.js';
 import { gatewayFor, loadContext, openStore, type CommonOptions } from './context.js';
 import { createMetricsRegistry } from '../metrics/prometheus.js';
 import { UsageError } from './inventory.js';
+import { reportStartProgress } from './progress.js';
 import { JournaledMetricsRepository } from '../store/index.js';
 import type { SwitchboardSettings } from '../config/index.js';
 
@@ -45,6 +46,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const settings = config.settings;
   gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
   await gateway.applyServers(config.servers);
+  reportStartProgress(gateway.pool, log);
   void gateway
     .warmUp(config.settings.preconnect)
     .then(async () => {
