@@ -7,6 +7,7 @@ import { moduleLogger } from '../logging/logger.js';
 import type { ServerPool } from '../servers/pool.js';
 import type { ListKind } from '../servers/connection.js';
 import type { CapabilityProfile } from '../servers/profile.js';
+import { serverIdentity } from '../servers/identity.js';
 import type { CatalogRepository } from '../store/index.js';
 import { buildNameTable, type NameTable, type NamedEntry } from './naming.js';
 import { repairNamed, repairTools, selectTools } from './repair.js';
@@ -81,9 +82,15 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     await Promise.all(live.map((k) => this.refresh(k, LIST_KINDS, { quiet: true })));
   }
 
-  /** Storage key of a server's listing: per capability profile, since servers list per client. */
+  /**
+   * Storage key of a server's listing: per capability profile, since servers list per client, and
+   * per server identity (`#<hash>` of command, args, env, URL), since another config may give the
+   * same key to another server.
+   */
   storageKey(key: string, profile: CapabilityProfile = this.profile): string {
-    return profile.label ? `${key} [${profile.label}]` : key;
+    const config = this.pool.config(key);
+    const base = profile.label ? `${key} [${profile.label}]` : key;
+    return config ? `${base} #${serverIdentity(config)}` : base;
   }
 
   private fromCache(key: string): boolean {
@@ -154,6 +161,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
       this.persist(key, next, kinds);
       if (kinds.includes('tools')) next.tools = this.overlaid(key, next.tools);
     } catch (error) {
+      // Stopped while listing (released: no client needs it, or removed): keep the last listing.
+      if (connection.state === 'stopped') return;
       next.error = (error as Error).message;
       for (const kind of LIST_KINDS) next[kind] = [];
       this.canonicalTools.set(key, []);

@@ -22,12 +22,18 @@ export const DEFAULT_CHANGES_LIMIT = 1000;
  */
 export function changesFor(catalog: CatalogRepository, query: { since?: number; server?: string; limit?: number }): CatalogChange[] {
   const limit = query.limit ?? DEFAULT_CHANGES_LIMIT;
-  if (query.server === undefined) return catalog.changes({ since: query.since, limit });
+  if (query.server === undefined) return catalog.changes({ since: query.since, limit }).map(shownServer);
   const key = query.server;
-  const names = [key, ...catalog.servers().filter((name) => name.startsWith(`${key} [`))];
+  // Listings are stored as `key`, `key [profile]`, and per server identity `key #hash` / `key [profile] #hash`.
+  const names = [key, ...catalog.servers().filter((name) => name.startsWith(`${key} [`) || name.startsWith(`${key} #`))];
   const rows = names.flatMap((server) => catalog.changes({ since: query.since, server, limit }));
   rows.sort((a, b) => b.at - a.at || b.id - a.id);
-  return rows.slice(0, limit);
+  return rows.slice(0, limit).map(shownServer);
+}
+
+/** Users see the server key (and profile), not the identity suffix listings are stored under. */
+function shownServer(change: CatalogChange): CatalogChange {
+  return { ...change, server: change.server.replace(/ #[0-9a-f]{8}$/, '') };
 }
 
 /** A positive whole number from a --limit style option, or UsageError. */

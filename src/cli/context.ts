@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import envPaths from 'env-paths';
-import { ConfigError, GATEWAY_CHAIN_ENV, gatewayChain, loadConfig, type LoadedConfig, type SwitchboardSettings } from '../config/index.js';
+import { ConfigError, loadConfig, markChildren, type LoadedConfig, type SwitchboardSettings } from '../config/index.js';
 import { Gateway, type GatewayServices } from '../gateway/gateway.js';
 import { openDatabase, type OpenDatabaseOptions, type Store } from '../store/index.js';
 import { createRootLogger, type Logger } from '../logging/logger.js';
@@ -50,7 +50,7 @@ export async function loadContext(options: CommonOptions, defaultLevel: LevelWit
     throw error instanceof ConfigError && error.reason === 'file not found' ? new ConfigError(`file not found. ${MISSING_CONFIG_HINT}`, { file: error.file }) : error;
   });
   // Servers this process starts inherit the marker: a copy of this gateway on the same file refuses to start.
-  process.env[GATEWAY_CHAIN_ENV] = [...gatewayChain(), config.file].join(path.delimiter);
+  markChildren(config.file);
   if (!runLog) {
     const log = createRootLogger({ level });
     for (const warning of config.warnings) log.warn(warning.message);

@@ -3,6 +3,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { BARE_PROFILE } from '../servers/profile.js';
+import { reportStartProgress } from './progress.js';
 import { gatewayFor, loadContext, openStore, type CommandContext, type CommonOptions } from './context.js';
 
 export async function withInventory<T>(
@@ -19,7 +20,8 @@ export async function withInventory<T>(
       throw new UsageError(`Unknown server "${options.server}". Configured: ${gateway.pool.keys().join(', ') || 'none'}.`);
     }
     const catalog = gateway.catalogFor(BARE_PROFILE);
-    await catalog.ensure(options.server ? [options.server] : undefined);
+    const stopProgress = reportStartProgress(gateway.pool, context.log);
+    await catalog.ensure(options.server ? [options.server] : undefined).finally(stopProgress);
     return await body({ gateway, catalog, context });
   } finally {
     await gateway.close();

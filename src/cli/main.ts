@@ -29,7 +29,7 @@ export function buildProgram(): Command {
     .option('--host <host>', 'HTTP bind address (default 127.0.0.1)')
     .option('--port <port>', 'HTTP port (default 3333; 0 picks a free one)')
     .addOption(new Option('--mode <mode>', 'what /mcp and stdio serve: every tool, the equipped toolset, the meta-tools, or auto (passthrough up to maxTools, else meta) (default: the "mode" setting, else passthrough)').choices(['passthrough', 'toolset', 'meta', 'auto']))
-    .option('--toolset <name>', 'stdio: serve exactly this saved toolset, whatever is equipped')
+    .option('--toolset <name>', 'serve exactly this saved toolset (stdio, and /mcp over HTTP), whatever is equipped')
     .option('--log-file <path>', 'write the log to this file (default: a new file per run in <data-dir>/logs; see docs/logging.md)')
     .option('--no-log-file', 'log to stderr only')
     .option('--log-requests', 'one log line per request and response: ids, server, tool, duration, status, sizes (setting logRequests)')

@@ -101,8 +101,8 @@ function compare(store: Store, catalog: Catalog, key: string, before: Hashes, st
     result.removed! += d.removed.length;
     result.unchanged! += d.unchanged;
   }
-  for (const change of changesFor(store.catalog, { server: id, since: startedAt })) {
-    if (change.server !== id || change.change !== 'updated') continue;
+  for (const change of changesFor(store.catalog, { server: key, since: startedAt })) {
+    if (change.server !== key || change.change !== 'updated') continue;
     const entry = `${change.kind}/${change.name}`;
     if (result.kinds[change.kind]?.updated.includes(change.name)) result.fields[entry] ??= change.diffSummary;
   }

@@ -9,6 +9,7 @@ import { startHttpFace } from '../http/server.js';
 import { gatewayFor, loadContext, openStore, type CommonOptions } from './context.js';
 import { createMetricsRegistry } from '../metrics/prometheus.js';
 import { UsageError } from './inventory.js';
+import { reportStartProgress } from './progress.js';
 import { JournaledMetricsRepository } from '../store/index.js';
 import { DescriptionOverrides } from '../optimize/overrides.js';
 import { optimizationHost } from './optimize-host.js';
@@ -63,6 +64,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   await gateway.applyServers(config.servers);
   gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call
   if (options.enableOptimization || settings.optimization.enabled) gateway.optimization = optimizationHost(gateway, settings);
+  reportStartProgress(gateway.pool, log);
   void gateway
     .warmUp(config.settings.preconnect)
     .then(async () => {
@@ -71,6 +73,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
       await catalog.ensure();
       const warning = budgetWarning(catalog.tools(), { tokenBudget: settings.tokenBudget, maxTools: settings.maxTools, mode });
       if (warning) log.warn(warning.fields, warning.message);
+      // Servers this check had to start (no cached listing) stop again unless a client uses them.
+      await gateway.releaseUnused();
       // With an embeddings endpoint: embed now (changed tools only), so the first search need not wait.
       if (settings.search.embeddings) {
         const started = Date.now();
@@ -140,6 +144,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
         clients,
         unauthenticatedAdmin: config.settings.http.unauthenticatedAdmin,
         limits: config.settings.limits,
+        ...(options.toolset && { toolset: options.toolset }),
       });
     } catch (error) {
       await watcher.close().catch(() => undefined);

@@ -15,7 +15,7 @@ export { mergeSettings, resolveSettings, parseSettingsBlock } from './settings.j
 export { loadConfig, parseConfig, settingsFileFor, SETTINGS_FILE_NAME, type SettingsSource } from './load.js';
 export { watchConfig, diffServers, type ConfigWatcher, type WatchConfigOptions, type ServerDiff } from './watch.js';
 export { configsEqual } from './equal.js';
-export { GATEWAY_CHAIN_ENV, gatewayChain } from './self-reference.js';
+export { GATEWAY_CHAIN_ENV, childMarker, gatewayChain, markChildren } from './self-reference.js';
 export type {
   LoadedConfig,
   ConfigWarning,

@@ -37,6 +37,18 @@ export function selfReference(server: Pick<StdioServerConfig, 'command' | 'args'
   return undefined;
 }
 
+let forChildren: string | undefined;
+
+/** From now on, servers this process starts inherit the marker naming `configFile` (not this process itself: it re-reads that file on every edit). */
+export function markChildren(configFile: string): void {
+  forChildren = [...gatewayChain(), configFile].join(path.delimiter);
+}
+
+/** The environment entry a started server gets, if this process serves a config. */
+export function childMarker(): Record<string, string> {
+  return forChildren === undefined ? {} : { [GATEWAY_CHAIN_ENV]: forChildren };
+}
+
 /** Config files of the gateways this process runs under (from the inherited marker). */
 export function gatewayChain(env: NodeJS.ProcessEnv = process.env): string[] {
   return (env[GATEWAY_CHAIN_ENV] ?? '').split(path.delimiter).filter(Boolean);

@@ -193,7 +193,25 @@ export class Gateway {
     const { added, removed, restarted } = await this.pool.apply(servers);
     for (const key of [...removed, ...restarted]) for (const catalog of this.catalogs.values()) catalog.forget(key);
     for (const key of removed) this.metrics?.removeServer(key);
-    for (const key of [...added, ...restarted]) for (const catalog of this.catalogs.values()) void catalog.refresh(key);
+    const listings = [...added, ...restarted].flatMap((key) => [...this.catalogs.values()].map((catalog) => catalog.refresh(key)));
+    // A server started only to re-list it after the edit stops again when no client uses it.
+    if (listings.length) void Promise.all(listings).then(() => this.releaseUnused());
+  }
+
+  /**
+   * Stops the connections no client session needs: every capability profile without a session
+   * (servers started for a listing of the gateway's own: discovery, the budget check, a reload),
+   * except servers pinned at boot. Connections a session uses are left alone.
+   */
+  async releaseUnused(): Promise<void> {
+    const profiles = new Set(this.pool.connections().map((c) => c.profile.key));
+    const used = new Set([...this.sessions].filter((s) => s.view.kind !== 'management').map((s) => s.profile.key));
+    const releases = [...profiles].filter((key) => !used.has(key)).map((key) => {
+      const release = this.releaseProfile(key, true).finally(() => this.releasing.delete(release));
+      this.releasing.add(release);
+      return release;
+    });
+    await Promise.all(releases);
   }
 
   /**
@@ -213,13 +231,8 @@ export class Gateway {
     const unseen = this.pool.keys().filter(
       (key) => !eager.includes(key) && this.pool.connections(key).length === 0 && this.store!.catalog.listedAt(catalog.storageKey(key)) === undefined,
     );
-    await Promise.all(
-      unseen.map(async (key) => {
-        await catalog.refresh(key, undefined, { quiet: true });
-        // A session still initializing has no profile yet: it does not hold the shared connection.
-        if (![...this.sessions].some((s) => s.clientCapabilities !== undefined && s.profile.key === BARE_PROFILE.key)) await this.pool.releaseConnection(key, BARE_PROFILE.key);
-      }),
-    );
+    await Promise.all(unseen.map((key) => catalog.refresh(key, undefined, { quiet: true })));
+    await this.releaseUnused();
   }
 
   /** Records one finished tool call: durable in the store (before the client gets the answer) and in Prometheus. */
@@ -352,9 +365,10 @@ export class Gateway {
     });
   }
 
-  private async releaseProfile(profileKey: string): Promise<void> {
+  /** `keepCatalog`: keep the profile's listings (and their errors) in memory; only the servers stop. */
+  private async releaseProfile(profileKey: string, keepCatalog = false): Promise<void> {
     const pinned = profileKey === BARE_PROFILE.key ? this.pinned : new Set<string>();
-    if (pinned.size === 0) this.catalogs.delete(profileKey);
+    if (pinned.size === 0 && !keepCatalog) this.catalogs.delete(profileKey);
     const released = await this.pool.releaseProfile(profileKey, pinned);
     for (const connection of released) this.subscriptions.dropConnection(connection);
     if (released.length) this.log.info({ profile: profileKey, connections: released.length }, 'last session of a capability profile ended; its connections stopped');

@@ -9,7 +9,7 @@ import { NoEmbeddingProvider } from '../gateway/tool-search.js';
 import { EmbeddingError } from '../search/semantic/provider.js';
 import { z } from 'zod';
 import type { Gateway } from '../gateway/gateway.js';
-import { MANAGEMENT, viewForMode, type Mode } from '../gateway/view.js';
+import { MANAGEMENT, viewForMode, type Mode, type View } from '../gateway/view.js';
 import { originGuard, type GuardOptions } from './guard.js';
 import { HttpSessions } from './sessions.js';
 import { authGuard, type AuthVariables } from './auth.js';
@@ -34,6 +34,8 @@ export interface AppOptions extends GuardOptions {
   /** Loopback binds without clients: state-changing admin routes need no token. */
   unauthenticatedAdmin?: boolean;
   limits?: LimitSettings;
+  /** /mcp serves exactly this saved toolset, whatever is equipped (overrides mode). */
+  toolset?: string;
 }
 
 export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ Variables: AuthVariables }>; sessions: HttpSessions } {
@@ -184,10 +186,10 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
     return c.body(await gateway.metrics.render(), 200, { 'content-type': gateway.metrics.contentType });
   });
 
-  const mainView = viewForMode(options.mode ?? 'passthrough');
+  const mainView: View = options.toolset ? { kind: 'fixed-toolset', name: options.toolset } : viewForMode(options.mode ?? 'passthrough');
   /** A client's own mode or toolset (switchboard.clients[].mode / toolset) replaces the gateway's on /mcp. */
-  const viewFor = (client: AuthenticatedClient | undefined) =>
-    client?.settings.toolset ? { kind: 'fixed-toolset' as const, name: client.settings.toolset } : client?.settings.mode ? viewForMode(client.settings.mode) : mainView;
+  const viewFor = (client: AuthenticatedClient | undefined): View =>
+    client?.settings.toolset ? { kind: 'fixed-toolset', name: client.settings.toolset } : client?.settings.mode ? viewForMode(client.settings.mode) : mainView;
   app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', viewFor(c.get('client')), c.get('client')));
   app.all('/toolsets/:name/mcp', (c) => {
     const name = c.req.param('name');

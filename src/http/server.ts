@@ -18,6 +18,8 @@ export interface HttpFaceOptions {
   clients?: ClientRegistry;
   unauthenticatedAdmin?: boolean;
   limits?: LimitSettings;
+  /** /mcp serves exactly this saved toolset (overrides mode). */
+  toolset?: string;
 }
 
 export interface RunningHttpFace {

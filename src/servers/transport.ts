@@ -3,7 +3,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
-import { GATEWAY_CHAIN_ENV, type ServerConfig } from '../config/index.js';
+import { childMarker, type ServerConfig } from '../config/index.js';
 import { trackTree } from './process-tree.js';
 
 export interface BuiltTransport {
@@ -48,11 +48,7 @@ export function buildTransport(config: ServerConfig, options: { maxMessageBytes?
       // The SDK adds only a safe base (PATH, HOME, USER, SHELL, TERM, LOGNAME) to `env`: the gateway's
       // own secrets stay out of children unless the entry asks for `inheritEnv`. The gateway marker goes to
       // every child, so a Switchboard started by a wrapper notices its own config.
-      env: {
-        ...(config.inheritEnv ? (process.env as Record<string, string>) : {}),
-        ...config.env,
-        ...(process.env[GATEWAY_CHAIN_ENV] && { [GATEWAY_CHAIN_ENV]: process.env[GATEWAY_CHAIN_ENV] }),
-      },
+      env: { ...(config.inheritEnv ? (process.env as Record<string, string>) : {}), ...config.env, ...childMarker() },
       cwd: config.cwd,
       stderr: 'pipe',
       ...(options.maxMessageBytes && { maxBufferSize: options.maxMessageBytes }),

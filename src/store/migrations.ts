@@ -248,6 +248,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    name: 'listings_by_server_identity',
+    up(db) {
+      // Cached listings are now stored per server identity (`key #hash`, see src/servers/identity.ts).
+      // Listings stored under a bare key may belong to another project's server of the same name: drop
+      // them (they are re-listed on next use); the audit log (catalog_changes) is kept.
+      db.exec(`
+        DELETE FROM catalog_entries WHERE server NOT LIKE '% #%';
+        DELETE FROM catalog_listings WHERE server NOT LIKE '% #%';
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

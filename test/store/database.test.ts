@@ -68,15 +68,21 @@ describe('openDatabase', () => {
   });
 
   it('upgrades a file from every earlier schema version to the latest, keeping its data', () => {
+    // Listings keyed by server identity (`key #hash`) are kept; ones keyed by a bare name are dropped by the
+    // identity migration (they may belong to another project's server of that name), their audit rows kept.
+    const byIdentity = MIGRATIONS.find((m) => m.name === 'listings_by_server_identity')!.version;
     for (let from = 1; from < LATEST_VERSION; from++) {
       const dir = stores.dir();
       const old = openDatabase(dir, { migrations: MIGRATIONS.slice(0, from) });
-      old.catalog.saveListing('fs', 'tools', [{ name: 'read', inputSchema: { type: 'object' } }]);
+      old.catalog.saveListing('fs #0a1b2c3d', 'tools', [{ name: 'read', inputSchema: { type: 'object' } }]);
+      old.catalog.saveListing('x', 'tools', [{ name: 'echo', inputSchema: { type: 'object' } }]);
       old.close();
       const store = stores.open({}, dir);
       expect(store.schemaVersion).toBe(LATEST_VERSION);
       expect(tables(store.db)).toEqual(LATEST_TABLES);
-      expect(store.catalog.loadListing('fs', 'tools')).toHaveLength(1);
+      expect(store.catalog.loadListing('fs #0a1b2c3d', 'tools')).toHaveLength(1);
+      expect(store.catalog.loadListing('x', 'tools') ?? []).toHaveLength(from < byIdentity ? 0 : 1);
+      expect(store.catalog.changes({ server: 'x' })).toHaveLength(1);
       store.toolsets.save({ name: 'dev', tools: [{ server: 'fs', tool: 'read' }] });
       expect(store.toolsets.get('dev')?.tools).toEqual([{ server: 'fs', tool: 'read' }]);
     }

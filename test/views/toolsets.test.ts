@@ -115,6 +115,21 @@ describe('toolsets over HTTP (toolset mode)', () => {
     }
   });
 
+  it('serve --http --toolset NAME serves exactly that toolset at /mcp (issue 19 item 4)', async () => {
+    const config = await writeConfig(SERVERS, { mode: 'toolset' });
+    let gateway: RunningGateway = await startHttpGateway(config);
+    try {
+      const { client } = await connectHttp(gateway.url, newClient());
+      await buildDev(client, 'dev');
+      await gateway.close();
+      gateway = await startHttpGateway(config, ['--toolset', 'dev']);
+      const main = await connectHttp(gateway.url, newClient());
+      expect(await names(main.client)).toEqual(['docker_list_containers', 'docker_ps', 'git_diff-files', 'git_log_show', 'git_status']);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('equips while a server is down; its tools appear when it comes back', async () => {
     const state = path.join(await tempDir(), 'flap');
     const config = await writeConfig(
