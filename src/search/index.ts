@@ -10,6 +10,7 @@ import { PostingList } from './postings.js';
 import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, isPhrase, type QueryOptions } from './query.js';
 import { RowCollector } from './rows.js';
 import { scoreQuery, type ScanContext } from './scan.js';
+import { capPerServer, namedServers } from './server-cap.js';
 import { internedCount, type Term } from './tokenize.js';
 
 export type { ToolDoc } from './document.js';
@@ -43,17 +44,24 @@ export interface IndexOptions {
    * the query matches): a request that covers the whole name beats one that matches a single word.
    */
   nameCoverage: number;
+  /**
+   * At most this many tools of one server in the returned top k (0: off), unless the request names
+   * the server (every word of its key is in the request). Capped tools are not dropped: they fill
+   * the list after every other candidate. Guards against one server crowding out the rest.
+   */
+  maxPerServer: number;
 }
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
   k1: 1.2,
-  weights: { name: 3, server: 0.6, description: 1, params: 0.4, enums: 0.2, learned: 1 },
-  b: { name: 0.5, server: 0.5, description: 0.6, params: 0.5, enums: 0.5, learned: 0.3 },
+  weights: { name: 3, server: 0.6, description: 1, params: 0.4, enums: 0.2, learned: 1, serverInfo: 0.6 },
+  b: { name: 0.5, server: 0.5, description: 0.6, params: 0.5, enums: 0.5, learned: 0.3, serverInfo: 0.5 },
   query: DEFAULT_QUERY_OPTIONS,
   expansionCap: DEFAULT_EXPANSION_CAP,
   serverBoost: 0.2,
   phraseWeight: 0,
   nameCoverage: 0.3,
+  maxPerServer: 0,
 };
 
 /** One indexed tool: its distinct terms with per-field frequencies and where each posting sits. */
@@ -234,13 +242,16 @@ export class ToolIndex {
       server = known.id;
     }
     const words = this.analyzer.analyze(query);
-    const ranked = scoreQuery(this.ctx, words, this.postings, this.entries.size, {
-      limit,
+    const cap = this.options.maxPerServer;
+    const capped = cap > 0 && server < 0 && this.servers.size > 1;
+    let ranked = scoreQuery(this.ctx, words, this.postings, this.entries.size, {
+      limit: capped ? Math.max(limit * 3, limit + 20) : limit,
       server,
       filter: options.filter,
       serverBoost: this.options.serverBoost,
       nameCoverage: this.options.nameCoverage,
     });
+    if (capped) ranked = capPerServer(ranked, cap, limit, namedServers(words, this.servers.keys()));
     return ranked.map(({ entry, score }) => ({ key: entry.doc.key, server: entry.doc.server, name: entry.doc.name, score }));
   }
 
