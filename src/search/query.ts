@@ -15,6 +15,8 @@ export interface QueryOptions {
   maxCompletions: number;
   fuzzyMinLength: number;
   synonyms: boolean;
+  /** Also the topic groups of synonyms.ts (weather, stocks, jobs, ...), not only verbs and abbreviations. */
+  domainSynonyms: boolean;
   fuzzy: boolean;
   prefix: boolean;
   /** Distinct query words kept (the rest of a very long request is ignored). */
@@ -28,6 +30,7 @@ export const DEFAULT_QUERY_OPTIONS: QueryOptions = {
   maxCompletions: 8,
   fuzzyMinLength: 5,
   synonyms: true,
+  domainSynonyms: true,
   fuzzy: true,
   prefix: true,
   maxWords: 64,
@@ -93,7 +96,7 @@ export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DE
   offer(s, 1);
   if (word !== s && vocab.has(word)) offer(word, 1); // unstemmed forms (numbers, codes, names)
   if (o.synonyms) {
-    for (const syn of synonymsOf(s)) offer(syn, o.synonymWeight);
+    for (const syn of synonymsOf(s, o.domainSynonyms)) offer(syn, o.synonymWeight);
   }
   if (!vocab.has(s)) {
     if (o.fuzzy && word.length >= o.fuzzyMinLength) {
@@ -104,7 +107,7 @@ export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DE
       if (o.synonyms) {
         for (const [t, w] of [...alternatives]) {
           if (t === s) continue;
-          for (const syn of synonymsOf(t)) offer(syn, w * o.synonymWeight);
+          for (const syn of synonymsOf(t, o.domainSynonyms)) offer(syn, w * o.synonymWeight);
         }
       }
     }
