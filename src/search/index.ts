@@ -3,7 +3,8 @@
 // synonym expansion from query.ts and learned queries per tool from expansions.ts. Adding, updating
 // or removing one tool touches only that tool's postings. A tool's terms come from rows.ts,
 // postings live in flat typed arrays (postings.ts), the query scan and top-k are in scan.ts.
-import { FIELD_COUNT, FIELDS, type Field, type ToolDoc } from './document.js';
+import { AbbreviationTable } from './abbreviations.js';
+import { FIELD_COUNT, FIELDS, fieldTexts, type Field, type ToolDoc } from './document.js';
 import { ExpansionStore, DEFAULT_EXPANSION_CAP } from './expansions.js';
 import { Vocabulary } from './fuzzy.js';
 import { PostingList } from './postings.js';
@@ -11,7 +12,13 @@ import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, isPhrase, type QueryOptions } fro
 import { RowCollector } from './rows.js';
 import { scoreQuery, type ScanContext } from './scan.js';
 import { capPerServer, namedServers } from './server-cap.js';
-import { internedCount, type Term } from './tokenize.js';
+import { internedCount, splitWords, type Term } from './tokenize.js';
+
+/** The words of a tool's own text (name, description, parameters, enum values) for abbreviation learning. */
+function toolWords(doc: ToolDoc): string[] {
+  const texts = fieldTexts(doc, false);
+  return ['name', 'description', 'params', 'enums'].flatMap((f) => splitWords(texts[FIELDS.indexOf(f as Field)]!));
+}
 
 export type { ToolDoc } from './document.js';
 
@@ -85,6 +92,7 @@ export class ToolIndex {
   private readonly bySlot: Array<Entry | undefined> = [];
   private readonly postings = new Map<string, PostingList>();
   private readonly vocab = new Vocabulary();
+  private readonly abbreviations = new AbbreviationTable();
   private readonly analyzer: QueryAnalyzer;
   private readonly totalLengths = new Float64Array(FIELD_COUNT);
   private readonly expansions: ExpansionStore;
@@ -113,7 +121,7 @@ export class ToolIndex {
     this.bs = Float64Array.from(FIELDS.map((f) => this.options.b[f]));
     this.expansions = new ExpansionStore(this.options.expansionCap);
     this.rows = new RowCollector(this.options.phraseWeight > 0);
-    this.analyzer = new QueryAnalyzer(this.vocab, this.options.query, this.options.phraseWeight);
+    this.analyzer = new QueryAnalyzer(this.vocab, this.options.query, this.options.phraseWeight, this.options.query.abbreviationWeight > 0 ? this.abbreviations : undefined);
     this.ctx = {
       bySlot: this.bySlot,
       serverOf: new Int32Array(64),
@@ -147,6 +155,7 @@ export class ToolIndex {
     const previous = this.entries.get(doc.key);
     if (previous) this.unindex(previous);
     const { terms, tfs, lengths, nameRows } = this.rows.collect(doc, this.expansions.termFrequencies(doc.key));
+    if (this.options.query.abbreviationWeight > 0) this.abbreviations.add(doc.key, toolWords(doc), (w) => this.vocab.has(w));
     const slot = previous ? previous.slot : (this.freeSlots.pop() ?? this.bySlot.length);
     const entry: Entry = {
       doc,
@@ -206,6 +215,7 @@ export class ToolIndex {
     this.bySlot[entry.slot] = undefined;
     this.freeSlots.push(entry.slot);
     this.expansions.remove(key);
+    this.abbreviations.remove(key);
     this.dirty.delete(key);
     return true;
   }

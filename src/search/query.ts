@@ -21,6 +21,8 @@ export interface QueryOptions {
   prefix: boolean;
   /** Distinct query words kept (the rest of a very long request is ignored). */
   maxWords: number;
+  /** Weight of abbreviations learned from the catalog (`repo` <-> `repository`); 0: off. */
+  abbreviationWeight: number;
 }
 
 export const DEFAULT_QUERY_OPTIONS: QueryOptions = {
@@ -34,6 +36,7 @@ export const DEFAULT_QUERY_OPTIONS: QueryOptions = {
   fuzzy: true,
   prefix: true,
   maxWords: 64,
+  abbreviationWeight: 0,
 };
 
 export interface QueryWord {
@@ -87,7 +90,7 @@ export function queryWords(text: string, max = DEFAULT_QUERY_OPTIONS.maxWords): 
 }
 
 /** Weighted index terms standing in for one query word. */
-export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DEFAULT_QUERY_OPTIONS): Map<string, number> {
+export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DEFAULT_QUERY_OPTIONS, related?: (termStem: string) => readonly string[]): Map<string, number> {
   const s = stem(word);
   const alternatives = new Map<string, number>();
   const offer = (term: string, weight: number) => {
@@ -97,6 +100,9 @@ export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DE
   if (word !== s && vocab.has(word)) offer(word, 1); // unstemmed forms (numbers, codes, names)
   if (o.synonyms) {
     for (const syn of synonymsOf(s, o.domainSynonyms)) offer(syn, o.synonymWeight);
+  }
+  if (related && o.abbreviationWeight > 0) {
+    for (const r of related(s)) offer(r, o.abbreviationWeight);
   }
   if (!vocab.has(s)) {
     if (o.fuzzy && word.length >= o.fuzzyMinLength) {
@@ -154,22 +160,27 @@ export class QueryAnalyzer {
   private readonly cache = new Map<string, ReadonlyMap<string, number>>();
   private version = -1;
 
+  private relatedVersion = -1;
+
   constructor(
     private readonly vocab: Vocabulary,
     private readonly options: QueryOptions = DEFAULT_QUERY_OPTIONS,
     private readonly phraseWeight = 0,
+    private readonly abbreviations?: { version: number; relatedTo(termStem: string): readonly string[] },
   ) {}
 
   analyze(text: string): QueryWord[] {
-    if (this.version !== this.vocab.version) {
+    const relatedVersion = this.abbreviations?.version ?? 0;
+    if (this.version !== this.vocab.version || this.relatedVersion !== relatedVersion) {
       this.cache.clear();
       this.version = this.vocab.version;
+      this.relatedVersion = relatedVersion;
     }
     const out: QueryWord[] = [];
     for (const word of queryWords(text, this.options.maxWords)) {
       let alternatives = this.cache.get(word);
       if (alternatives === undefined) {
-        alternatives = expandWord(word, this.vocab, this.options);
+        alternatives = expandWord(word, this.vocab, this.options, this.abbreviations && ((t) => this.abbreviations!.relatedTo(t)));
         if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
         this.cache.set(word, alternatives);
       }

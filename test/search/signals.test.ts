@@ -38,6 +38,27 @@ describe('ranking signals, one at a time', () => {
   });
 });
 
+describe('abbreviations learned from the catalog', () => {
+  const docs = [
+    tool('id', 'login', 'Starts authentication (auth) for a user.'),
+    tool('id', 'refresh_auth', 'Refreshes the auth token.'),
+    tool('web', 'leaderboard', 'Shows the leader of each board.'),
+    tool('web', 'board_games', 'Lists board games.'),
+  ];
+
+  it("a request for 'authentication' also finds a tool that only says 'auth', once a tool used both", () => {
+    const on = { query: { abbreviationWeight: 0.5 } } as Partial<IndexOptions>;
+    expect(rank(docs, 'authentication')).toEqual(['id_login']);
+    expect(rank(docs, 'authentication', on)).toEqual(['id_login', 'id_refresh_auth']);
+    expect(rank(docs, 'authentication token', on)[0]).toBe('id_refresh_auth'); // it alone also says "token"
+  });
+
+  it('compounds are not abbreviations: "leader" does not stand for "leaderboard" when "board" is a catalog word', () => {
+    const plain = rank(docs, 'leader', { query: { abbreviationWeight: 0.5 } } as Partial<IndexOptions>);
+    expect(plain).toEqual(['web_leaderboard']); // found by its description's own word, nothing added
+  });
+});
+
 describe('at most N results per server in the top k', () => {
   // One server with many near-duplicates of the request, two others with one weaker match each.
   const docs = [
