@@ -1,14 +1,19 @@
 // Owns `switchboard bench retrieval`: score the tool search on an eval set (format of
-// eval/retrieval/README.md) and print Recall@k, Complete@k, MRR@10, nDCG@10 and latency.
+// eval/retrieval/README.md) and print Recall@k, Complete@k, MRR@10, nDCG@10 and latency;
+// `--report-baseline` adds plain BM25 from the same run, `--cross <dirs>` runs every set found there
+// side by side with BM25 and tunes nothing, `--index-options` switches one signal for an ablation.
 import { writeFileSync } from 'node:fs';
-import { loadBench, runBench, type BenchOptions } from '../search/bench.js';
+import { BENCH_ENGINES, loadBench, runBench, type BenchEngine, type BenchResult } from '../search/bench.js';
+import { discoverSets, formatCross, mergeIndexOptions, runCross } from '../search/cross.js';
 import { SEARCH_MODES, type SearchMode } from '../search/engine.js';
+import type { IndexOptions } from '../search/index.js';
+import { speedMiniSearch } from '../search/minisearch-ab.js';
 import { runSpeed } from '../search/speed.js';
 import { UsageError } from './inventory.js';
 
 export interface BenchRetrievalOptions {
-  tools: string;
-  queries: string;
+  tools?: string;
+  queries?: string;
   trainSplit?: string;
   limitQueries?: string;
   engine?: string;
@@ -17,7 +22,34 @@ export interface BenchRetrievalOptions {
   embeddingsModel?: string;
   embeddingsKeyEnv?: string;
   scale?: string;
+  reportBaseline?: boolean;
+  cross?: string;
+  indexOptions?: string;
   json?: string;
+}
+
+function parseIndexOptions(text: string | undefined): Partial<IndexOptions> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+    return parsed as Partial<IndexOptions>;
+  } catch (error) {
+    throw new UsageError(`--index-options must be a JSON object of index options (e.g. '{"maxPerServer":2}'): ${(error as Error).message}`);
+  }
+}
+
+const f = (x: number) => x.toFixed(3);
+
+function resultLines(result: BenchResult): string[] {
+  return [
+    `engine ${result.engine}, ${result.mode}: ${result.tools} tools, ${result.queries} queries scored${result.trainQueries ? `, ${result.trainQueries} learned` : ''}, indexed in ${result.indexMs.toFixed(1)} ms`,
+    `Recall@1 ${f(result.recall[1]!)}  @3 ${f(result.recall[3]!)}  @5 ${f(result.recall[5]!)}  @10 ${f(result.recall[10]!)}`,
+    `Complete@5 ${f(result.complete[5]!)}  @10 ${f(result.complete[10]!)}`,
+    `MRR@10 ${f(result.mrr10)}  nDCG@10 ${f(result.ndcg10)}`,
+    `latency p50 ${result.latencyMs.p50.toFixed(3)} ms  p99 ${result.latencyMs.p99.toFixed(3)} ms${result.embedMs !== undefined ? `  (tools embedded in ${result.embedMs.toFixed(0)} ms)` : ''}`,
+    ...(result.degraded ? [`warning: ${result.degraded.queries} queries answered lexically: ${result.degraded.reason}`] : []),
+  ];
 }
 
 export async function benchRetrievalCommand(options: BenchRetrievalOptions): Promise<void> {
@@ -25,14 +57,33 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
   if (trainSplit !== undefined && !(trainSplit >= 0 && trainSplit < 1)) throw new UsageError('--train-split must be a fraction in [0, 1).');
   const limitQueries = options.limitQueries === undefined ? undefined : Number(options.limitQueries);
   if (limitQueries !== undefined && !(Number.isInteger(limitQueries) && limitQueries > 0)) throw new UsageError('--limit-queries must be a positive integer.');
-  const engine = (options.engine ?? 'index') as BenchOptions['engine'];
-  if (engine !== 'index' && engine !== 'bm25') throw new UsageError('--engine must be index or bm25.');
+  const engine = (options.engine ?? 'index') as BenchEngine;
+  if (!BENCH_ENGINES.includes(engine)) throw new UsageError(`--engine must be one of ${BENCH_ENGINES.join(', ')}.`);
+  const indexOptions = parseIndexOptions(options.indexOptions);
+  if (options.cross !== undefined) {
+    if (trainSplit !== undefined) throw new UsageError('--cross tunes nothing: it runs zero-shot, without --train-split.');
+    const sets = discoverSets(options.cross.split(',').filter(Boolean));
+    const engines: BenchEngine[] = engine === 'index' ? ['index'] : [engine, 'index'];
+    const rows = await runCross(sets, { engines, ...(indexOptions && { indexOptions }), ...(limitQueries !== undefined && { limitQueries }) });
+    process.stdout.write(`cross: ${rows.map((r) => `${r.set} (${r.queries} queries)`).join(', ')}; zero-shot, plain BM25 from the same run\n${formatCross(rows).join('\n')}\n`);
+    if (options.json) writeFileSync(options.json, `${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  if (!options.tools || !options.queries) throw new UsageError('bench retrieval needs --tools and --queries (or --cross <folders>).');
   const input = loadBench(options.tools, options.queries);
   if (options.scale !== undefined) {
     const target = Number(options.scale);
     if (!(Number.isInteger(target) && target > 0)) throw new UsageError('--scale must be a positive integer.');
-    const speed = runSpeed(input.tools, target, input.queries.slice(0, limitQueries ?? 2000).map((q) => q.query));
+    const queries = input.queries.slice(0, limitQueries ?? 2000).map((q) => q.query);
     const ms = (x: number) => `${x.toFixed(3)} ms`;
+    if (engine === 'minisearch' || engine === 'minisearch-default') {
+      const speed = await speedMiniSearch(input.tools, target, queries, engine);
+      process.stdout.write(`speed (${engine}): ${speed.tools} tools indexed in ${speed.indexMs.toFixed(1)} ms\nquery  p50 ${ms(speed.query.p50)}  p99 ${ms(speed.query.p99)}  (${speed.query.count} queries)\n`);
+      if (options.json) writeFileSync(options.json, `${JSON.stringify(speed, null, 2)}\n`);
+      return;
+    }
+    if (engine === 'bm25') throw new UsageError('--scale measures index or a minisearch engine.');
+    const speed = runSpeed(input.tools, target, queries, mergeIndexOptions(indexOptions));
     process.stdout.write(
       [
         `speed: ${speed.tools} tools (the pool replicated under renamed servers) indexed in ${speed.indexMs.toFixed(1)} ms`,
@@ -46,7 +97,7 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
   }
   const mode = (options.mode ?? 'lexical') as SearchMode;
   if (!SEARCH_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(', ')}.`);
-  if (mode !== 'lexical' && engine === 'bm25') throw new UsageError('--engine bm25 is lexical only.');
+  if (mode !== 'lexical' && engine !== 'index') throw new UsageError(`--engine ${engine} is lexical only.`);
   if (mode !== 'lexical' && !(options.embeddingsUrl && options.embeddingsModel)) {
     throw new UsageError(`--mode ${mode} needs --embeddings-url (an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1) and --embeddings-model.`);
   }
@@ -57,18 +108,21 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
     mode,
     trainSplit,
     limitQueries,
+    ...(engine === 'index' && { indexOptions: mergeIndexOptions(indexOptions) }),
     ...(embeddings && { embeddings, onProgress: (done: number, total: number) => process.stderr.write(tty ? `\rembedding ${done}/${total}` : `embedded ${done}/${total}\n`) }),
   });
   if (embeddings && tty) process.stderr.write('\n');
-  const f = (x: number) => x.toFixed(3);
-  const lines = [
-    `engine ${result.engine}, ${result.mode}: ${result.tools} tools, ${result.queries} queries scored${result.trainQueries ? `, ${result.trainQueries} learned` : ''}, indexed in ${result.indexMs.toFixed(1)} ms`,
-    `Recall@1 ${f(result.recall[1]!)}  @3 ${f(result.recall[3]!)}  @5 ${f(result.recall[5]!)}  @10 ${f(result.recall[10]!)}`,
-    `Complete@5 ${f(result.complete[5]!)}  @10 ${f(result.complete[10]!)}`,
-    `MRR@10 ${f(result.mrr10)}  nDCG@10 ${f(result.ndcg10)}`,
-    `latency p50 ${result.latencyMs.p50.toFixed(3)} ms  p99 ${result.latencyMs.p99.toFixed(3)} ms${result.embedMs !== undefined ? `  (tools embedded in ${result.embedMs.toFixed(0)} ms)` : ''}`,
-    ...(result.degraded ? [`warning: ${result.degraded.queries} queries answered lexically: ${result.degraded.reason}`] : []),
-  ];
+  const lines = resultLines(result);
+  let baseline: BenchResult | undefined;
+  if (options.reportBaseline && engine !== 'bm25') {
+    // Plain BM25 on exactly the same held queries, in the same process.
+    baseline = await runBench(input, { engine: 'bm25', trainSplit, limitQueries });
+    const d = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+    lines.push(
+      ...resultLines(baseline),
+      `vs bm25: R@1 ${d(result.recall[1]! - baseline.recall[1]!)}  R@5 ${d(result.recall[5]! - baseline.recall[5]!)}  MRR@10 ${d(result.mrr10 - baseline.mrr10)}`,
+    );
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
-  if (options.json) writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`);
+  if (options.json) writeFileSync(options.json, `${JSON.stringify(baseline ? { result, baseline } : result, null, 2)}\n`);
 }

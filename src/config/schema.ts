@@ -107,6 +107,18 @@ export const embeddingSettingsSchema = z.strictObject({
   timeoutMs: z.int().min(1).optional(),
 });
 
+/** The `llm` search mode: a chat model re-ranks the first stage's top candidates. */
+export const llmRerankSettingsSchema = z.strictObject({
+  baseUrl: z.string().regex(/^https?:\/\/[^\s]+$/, { message: 'must be an http:// or https:// URL up to the API version, e.g. http://127.0.0.1:11434/v1' }).optional(),
+  model: z.string().min(1).optional(),
+  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be the NAME of an environment variable holding the key (never the key itself)' }).optional(),
+  sampling: z.boolean().optional(),
+  candidates: z.int().min(2).max(50).optional(),
+  timeoutMs: z.int().min(1).max(120_000).optional(),
+  maxAnswerTokens: z.int().min(16).max(4096).optional(),
+  maxPromptTokens: z.int().min(256).max(32_000).optional(),
+});
+
 /** Tool search: default mode, embeddings, learning from use, success-rate priors. */
 export const searchSettingsSchema = z.strictObject({
   mode: z.enum(['lexical', 'semantic', 'hybrid']).optional(),
@@ -114,6 +126,7 @@ export const searchSettingsSchema = z.strictObject({
   learning: z.boolean().optional(),
   learningHalfLifeDays: z.number().positive().max(3650).optional(),
   priors: z.boolean().optional(),
+  llm: llmRerankSettingsSchema.optional(),
 });
 
 // --- Client authentication and limits (issue #14) ---
@@ -255,6 +268,7 @@ export const SETTINGS_KEYS: Readonly<Record<string, readonly string[]>> = {
   limits: Object.keys(limitsSettingsSchema.shape),
   optimization: Object.keys(optimizationSettingsSchema.shape),
   'optimization.rule': Object.keys(promotionRuleSchema.shape),
+  'search.llm': Object.keys(llmRerankSettingsSchema.shape),
 };
 
 /** The one place settings defaults live. Frozen: copy before changing. */

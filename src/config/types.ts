@@ -199,6 +199,19 @@ export interface SearchSettings {
   learningHalfLifeDays: number;
   /** Let recorded success rates nudge the ranking (never hiding a tool). */
   priors: boolean;
+  /** The `llm` mode of recommend_tools: an OpenAI-compatible chat endpoint and/or the client's sampling. */
+  llm?: {
+    baseUrl?: string;
+    model?: string;
+    /** Name of the environment variable with the API key. */
+    apiKeyEnv?: string;
+    /** Use MCP sampling when the client declares it and no endpoint is configured (default true). */
+    sampling?: boolean;
+    candidates?: number;
+    timeoutMs?: number;
+    maxAnswerTokens?: number;
+    maxPromptTokens?: number;
+  };
 }
 
 export interface LoadedConfig {

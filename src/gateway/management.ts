@@ -6,7 +6,8 @@ import { z } from 'zod';
 import type { Gateway } from './gateway.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { jsonResult, parseArguments } from '../views/tool-results.js';
-import { searchTools } from './recommendations.js';
+import { recommendWithLlm, searchTools } from './recommendations.js';
+import type { CreateMessage } from '../search/rerank/chat.js';
 import { closeMatches } from '../catalog/naming.js';
 import { CATEGORY_NAMES } from '../search/categories.js';
 import { SEARCH_MODES } from '../search/engine.js';
@@ -29,7 +30,12 @@ export interface ManagementTool {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
-  run(gateway: Gateway, args: unknown): Promise<Result> | Result;
+  run(gateway: Gateway, args: unknown, caller?: ManagementCaller): Promise<Result> | Result;
+}
+
+/** What the calling client offers a management tool: sampling only when it declared the capability. */
+export interface ManagementCaller {
+  createMessage?: CreateMessage;
 }
 
 const serverTool = z.strictObject({ server: z.string().min(1).optional(), tool: z.string().min(1).optional() });
@@ -114,20 +120,24 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
       properties: {
         task_description: { type: 'string', description: 'What you want to get done, in plain words.' },
         top_k: { type: 'integer', minimum: 1, maximum: 50, description: 'How many tools (default 5).' },
-        mode: { type: 'string', enum: ['search'], description: 'Ranking: "search" (search with success-rate priors). An LLM re-ranking mode comes with the optimization work.' },
+        mode: { type: 'string', enum: ['search', 'llm'], description: 'Ranking: "search" (search with success-rate priors, default) or "llm" (the top candidates re-ranked by a chat model: the configured search.llm endpoint, else your client\'s sampling; falls back to "search" with a note).' },
       },
       required: ['task_description'],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    async run(gateway, args) {
+    async run(gateway, args, caller) {
       const input = parseArguments(
-        z.strictObject({ task_description: z.string().min(1), top_k: z.int().min(1).max(50).optional(), mode: z.enum(['search']).optional() }),
+        z.strictObject({ task_description: z.string().min(1).max(4000), top_k: z.int().min(1).max(50).optional(), mode: z.enum(['search', 'llm']).optional() }),
         args,
         'recommend_tools',
       );
       const catalog = gateway.catalogFor(BARE_PROFILE);
       await catalog.ensure();
+      if (input.mode === 'llm') {
+        const answer = await recommendWithLlm(gateway, catalog, input.task_description, input.top_k ?? 5, caller?.createMessage);
+        return jsonResult({ task_description: input.task_description, ...answer });
+      }
       return jsonResult({ task_description: input.task_description, mode: input.mode ?? 'search', tools: gateway.recommend(catalog, input.task_description, input.top_k ?? 5) });
     },
   },
@@ -182,11 +192,11 @@ export function managementToolList(): Result[] {
   return MANAGEMENT_TOOLS.map(({ run: _run, ...definition }) => definition);
 }
 
-export async function callManagementTool(gateway: Gateway, name: unknown, args: unknown): Promise<Result> {
+export async function callManagementTool(gateway: Gateway, name: unknown, args: unknown, caller: ManagementCaller = {}): Promise<Result> {
   const tool = MANAGEMENT_TOOLS.find((t) => t.name === name);
   if (!tool) {
     const known = MANAGEMENT_TOOLS.map((t) => t.name).join(', ');
     throw new ProtocolError(-32602, `Unknown management tool: "${String(name)}". Available: ${known}.`, { name, available: MANAGEMENT_TOOLS.map((t) => t.name) });
   }
-  return tool.run(gateway, args);
+  return tool.run(gateway, args, caller);
 }

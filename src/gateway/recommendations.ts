@@ -7,6 +7,7 @@ import { fallbackSuggestions, type FallbackSuggestion } from '../views/fallbacks
 import type { SearchMode } from '../search/engine.js';
 import { snapshotOf, type MetaTool } from '../views/meta-index.js';
 import type { Gateway } from './gateway.js';
+import type { CreateMessage } from '../search/rerank/chat.js';
 
 export interface Recommendation {
   toolKey: string;
@@ -48,6 +49,30 @@ export function recommend(gateway: Gateway, catalog: Catalog, task: string, topK
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, topK);
+}
+
+/** recommend_tools in `llm` mode: the search recommendations' top candidates re-ranked by a chat model. */
+export async function recommendWithLlm(gateway: Gateway, catalog: Catalog, task: string, topK: number, createMessage?: CreateMessage): Promise<{ mode: 'llm' | 'search'; tools: Recommendation[]; note?: string; model?: string; cached?: boolean }> {
+  const search = gateway.search;
+  const first = recommend(gateway, catalog, task, Math.max(topK, search.reranker.options.candidates));
+  const model = search.chatModel(createMessage);
+  if (!model) {
+    const note = 'no chat model for llm mode: set search.llm.baseUrl and search.llm.model, or connect with a client that declares sampling; these are the search results';
+    return { mode: 'search', tools: first.slice(0, topK), note };
+  }
+  const candidates = first.map((r) => ({ key: r.toolKey, server: r.server, name: r.tool, description: r.description }));
+  // The candidates' content is the catalog version that matters: a changed tool asks the model again.
+  const version = fingerprint(candidates.map((c) => `${c.key}\u0001${c.description}`).join('\u0000'));
+  const result = await search.reranker.rerank(model, task, candidates, version);
+  const byKey = new Map(first.map((r) => [r.toolKey, r]));
+  const tools = result.keys.slice(0, topK).map((k) => byKey.get(k)!);
+  return { mode: result.stage === 'llm' ? 'llm' : 'search', tools, model: model.label, cached: result.cached, ...(result.note !== undefined && { note: result.note }) };
+}
+
+function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return `${text.length}:${h.toString(16)}`;
 }
 
 function isDown(gateway: Gateway, catalog: Catalog, server: string): boolean {

@@ -14,6 +14,8 @@ import { selectTools } from '../catalog/repair.js';
 import { page } from './pagination.js';
 import { callManagementTool, managementToolList } from './management.js';
 import { OPTIMIZATION_TOOL_NAMES, callOptimizationTool, optimizationToolList } from '../optimize/mcp-tools.js';
+import { z } from 'zod';
+import type { CreateMessage } from '../search/rerank/chat.js';
 import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
 import type { Gateway } from './gateway.js';
@@ -132,7 +134,7 @@ export class GatewaySession {
     const params = (request.params ?? {}) as Params;
     const pageSize = this.gateway.settings.pageSize;
     const single = this.view.kind === 'server' ? this.view.server : undefined;
-    if (this.view.kind === 'management') return this.handleManagement(request, params);
+    if (this.view.kind === 'management') return this.handleManagement(request, params, ctx);
     checkDepth(params, this.gateway.limits);
     if (this.scope) return scopeEntries(this.scope, request.method, await this.dispatch(request, params, ctx, pageSize, single), () => this.catalog(), single);
     return this.dispatch(request, params, ctx, pageSize, single);
@@ -195,12 +197,16 @@ export class GatewaySession {
   }
 
   /** The management endpoint answers locally: its own tools, nothing forwarded. */
-  private async handleManagement(request: JSONRPCRequest, params: Params): Promise<Result> {
+  private async handleManagement(request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
     if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(this.gateway.toolsets ? toolsetToolList() : []), ...(this.gateway.optimization ? optimizationToolList() : [])] };
     if (request.method === 'tools/call') {
       if (this.gateway.optimization && typeof params.name === 'string' && OPTIMIZATION_TOOL_NAMES.has(params.name)) return callOptimizationTool(this.gateway.optimization, params.name, params.arguments);
       if (typeof params.name === 'string' && TOOLSET_TOOL_NAMES.has(params.name)) return callToolsetTool(this.toolsetContext(), params.name, params.arguments);
-      return callManagementTool(this.gateway, params.name, params.arguments);
+      // Sampling only for a client that declared it; sent on the stream of the request that asked.
+      const createMessage: CreateMessage | undefined = this.clientCapabilities?.sampling
+        ? (p, o) => ctx.mcpReq.send({ method: 'sampling/createMessage', params: p } as never, z.looseObject({ content: z.unknown() }), o) as Promise<{ content: unknown }>
+        : undefined;
+      return callManagementTool(this.gateway, params.name, params.arguments, { ...(createMessage && { createMessage }) });
     }
     throw new ProtocolError(-32601, `Method not found: ${request.method} (the management endpoint offers tools only)`);
   }

@@ -13,6 +13,8 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { EmbedReport } from '../search/semantic/semantic-index.js';
 import { snapshotOf, type SearchContext } from '../views/meta-index.js';
 import { LearningGuard, type LearningLimits } from './learning-guard.js';
+import { OpenAiChatModel, samplingChatModel, type ChatModel, type CreateMessage } from '../search/rerank/chat.js';
+import { LlmReranker } from '../search/rerank/llm-rerank.js';
 
 /** A search is linked to a later call of one of its results for this long. */
 const LEARNING_WINDOW_MS = 10 * 60_000;
@@ -75,10 +77,21 @@ export class ToolSearch {
   readonly context: SearchContext;
   /** Who may teach the shared index what (see learning-guard.ts). */
   readonly learning: LearningGuard;
+  /** The llm mode's re-ranker; its answer cache is shared by every session. */
+  readonly reranker: LlmReranker;
+  private readonly endpointModel: ChatModel | undefined;
 
   constructor(options: ToolSearchOptions) {
     this.learning = new LearningGuard(options.learningLimits ?? (() => ({ quorum: 1, perSession: Infinity, maxQueryLength: Infinity })));
     this.settings = options.settings;
+    const llm = this.settings.llm ?? {};
+    this.reranker = new LlmReranker({
+      ...(llm.candidates !== undefined && { candidates: llm.candidates }),
+      ...(llm.timeoutMs !== undefined && { timeoutMs: llm.timeoutMs }),
+      ...(llm.maxAnswerTokens !== undefined && { maxAnswerTokens: llm.maxAnswerTokens }),
+      ...(llm.maxPromptTokens !== undefined && { maxPromptTokens: llm.maxPromptTokens }),
+    });
+    this.endpointModel = llm.baseUrl && llm.model ? new OpenAiChatModel({ baseUrl: llm.baseUrl, model: llm.model, ...(llm.apiKeyEnv && { apiKeyEnv: llm.apiKeyEnv }) }) : undefined;
     this.store = options.store;
     this.stats = options.stats;
     this.log = options.log;
@@ -91,6 +104,16 @@ export class ToolSearch {
         return engine;
       },
     };
+  }
+
+  /**
+   * The chat model of llm mode: the configured endpoint, else the client's sampling (handed in only
+   * when the client declared it) unless search.llm.sampling is false; undefined when there is none.
+   */
+  chatModel(createMessage?: CreateMessage): ChatModel | undefined {
+    if (this.endpointModel) return this.endpointModel;
+    if (createMessage && this.settings.llm?.sampling !== false) return samplingChatModel(createMessage);
+    return undefined;
   }
 
   /** The mode a search without one uses. */

@@ -9,6 +9,7 @@ import { PlainBm25 } from './bm25.js';
 import type { ToolDoc } from './document.js';
 import type { IndexOptions } from './index.js';
 import { SearchEngine, type SearchMode } from './engine.js';
+import { buildMiniSearch } from './minisearch-ab.js';
 import { OpenAiCompatibleProvider, type EmbeddingSettings } from './semantic/provider.js';
 import { SemanticIndex } from './semantic/semantic-index.js';
 import { percentile, scoreQuery, summarize, type Summary } from './metrics.js';
@@ -28,8 +29,12 @@ export interface BenchInput {
   queries: BenchQuery[];
 }
 
+export const BENCH_ENGINES = ['index', 'bm25', 'minisearch', 'minisearch-default'] as const;
+export type BenchEngine = (typeof BENCH_ENGINES)[number];
+
 export interface BenchOptions {
-  engine: 'index' | 'bm25';
+  /** `index` (ToolIndex), `bm25` (the plain reference) or a MiniSearch set-up (ADR 0003 A/B). */
+  engine: BenchEngine;
   /** Search mode of the index engine (default lexical); semantic and hybrid need `embeddings`. */
   mode?: SearchMode;
   embeddings?: EmbeddingSettings;
@@ -113,6 +118,9 @@ export async function runBench(input: BenchInput, options: BenchOptions): Promis
     const bm25 = new PlainBm25();
     for (const tool of input.tools) bm25.add(tool);
     ranker = { search: async (q) => ({ keys: bm25.search(q, { limit: 10 }).map((h) => h.key) }) };
+  } else if (options.engine === 'minisearch' || options.engine === 'minisearch-default') {
+    const mini = await buildMiniSearch(input.tools, options.engine);
+    ranker = { search: async (q) => ({ keys: mini.search(q, 10) }) };
   } else {
     const semantic = mode === 'lexical' ? undefined : new SemanticIndex(new OpenAiCompatibleProvider(options.embeddings!), undefined);
     const engine = new SearchEngine({ ...(options.indexOptions && { index: options.indexOptions }), ...(semantic && { semantic }) });
@@ -146,9 +154,9 @@ export async function runBench(input: BenchInput, options: BenchOptions): Promis
   }
   return {
     engine: options.engine,
-    mode: options.engine === 'bm25' ? 'lexical' : mode,
+    mode: options.engine === 'index' ? mode : 'lexical',
     tools: input.tools.length,
-    trainQueries: options.engine === 'bm25' ? 0 : train.length,
+    trainQueries: options.engine === 'index' ? train.length : 0,
     indexMs,
     ...(embedMs !== undefined && { embedMs }),
     ...(degraded && { degraded }),

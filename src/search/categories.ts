@@ -1,6 +1,8 @@
-// Owns the tool categories of search and meta mode: a small keyword table over a tool's name and
-// description. A tool gets the category whose keywords it mentions most (ties: the earlier row);
-// none: "other". Deliberately simple and predictable; the table is documented in docs/meta-mode.md.
+// Owns the tool categories of search and meta mode: a small keyword table over a tool's server key,
+// name and description. A tool gets the category whose keywords it mentions most, the server key's
+// words counting three times and the name's twice (a server's domain outweighs a generic verb such as
+// "search" in one tool's name); plurals match their singular; ties: the earlier row; none: "other".
+// Deliberately simple and predictable; the table is documented in docs/meta-mode.md.
 
 export interface Category {
   name: string;
@@ -11,7 +13,7 @@ export interface Category {
 export const CATEGORIES: readonly Category[] = [
   { name: 'files', description: 'Read, write, list and search files and directories', keywords: ['file', 'files', 'directory', 'directories', 'folder', 'path', 'filesystem'] },
   { name: 'code', description: 'Repositories, issues, pull requests, commits, branches', keywords: ['git', 'github', 'gitlab', 'repository', 'repo', 'commit', 'branch', 'pull', 'issue', 'merge', 'code'] },
-  { name: 'database', description: 'SQL and key-value stores, queries and tables', keywords: ['sql', 'database', 'table', 'postgres', 'postgresql', 'mysql', 'sqlite', 'redis', 'mongodb', 'key', 'schema'] },
+  { name: 'database', description: 'SQL and key-value stores, queries and tables', keywords: ['sql', 'database', 'table', 'postgres', 'postgresql', 'mysql', 'sqlite', 'redis', 'mongodb'] },
   { name: 'web', description: 'Web search, fetching pages and URLs', keywords: ['search', 'web', 'fetch', 'url', 'http', 'scrape', 'crawl', 'news', 'internet'] },
   { name: 'browser', description: 'Drive a browser: navigate, click, screenshots', keywords: ['browser', 'navigate', 'click', 'screenshot', 'puppeteer', 'playwright', 'page', 'dom'] },
   { name: 'communication', description: 'Messages, channels, email, chat', keywords: ['slack', 'message', 'messages', 'channel', 'email', 'mail', 'chat', 'post', 'reply', 'send'] },
@@ -21,7 +23,7 @@ export const CATEGORIES: readonly Category[] = [
   { name: 'media', description: 'Images, audio and video', keywords: ['image', 'images', 'audio', 'video', 'picture', 'photo', 'art', 'generate'] },
   { name: 'reasoning', description: 'Step-by-step thinking and planning aids', keywords: ['thinking', 'thought', 'reasoning', 'reflect', 'plan', 'problem'] },
   { name: 'time', description: 'Dates, times, time zones, calendars', keywords: ['time', 'date', 'timezone', 'calendar', 'schedule', 'clock'] },
-  { name: 'utilities', description: 'Echo, math, testing and diagnostics', keywords: ['echo', 'add', 'sum', 'calculate', 'math', 'test', 'debug', 'env', 'environment', 'sample', 'annotated', 'ping', 'log'] },
+  { name: 'utilities', description: 'Echo, math, testing and diagnostics', keywords: ['echo', 'add', 'sum', 'calculate', 'math', 'test', 'debug', 'env', 'environment', 'sample', 'annotated', 'ping', 'log', 'demo', 'demonstrates', 'simulate', 'simulated', 'simulates', 'toggle', 'toggles', 'debugging'] },
 ];
 
 export const OTHER: Category = { name: 'other', description: 'Tools that fit no other category', keywords: [] };
@@ -43,17 +45,32 @@ function words(text: string): string[] {
     .filter(Boolean);
 }
 
-/** The category of a tool from its name (counted twice) and description. */
-export function inferCategory(name: string, description = ''): string {
+/** Rows of a word's keyword, trying its singular when the plural is not in the table. */
+function rowsOf(word: string): readonly number[] {
+  return KEYWORD_INDEX.get(word) ?? (word.endsWith('ies') ? KEYWORD_INDEX.get(`${word.slice(0, -3)}y`) : word.endsWith('s') ? KEYWORD_INDEX.get(word.slice(0, -1)) : undefined) ?? [];
+}
+
+/** The category of a tool from its server key (counted three times), name (twice) and description. */
+export function inferCategory(name: string, description = '', server = ''): string {
   const counts = new Array<number>(CATEGORIES.length).fill(0);
-  const nameWords = words(name);
-  for (const word of [...nameWords, ...nameWords, ...words(description)]) {
-    for (const row of KEYWORD_INDEX.get(word) ?? []) counts[row]! += 1;
+  const weighted: Array<[string[], number]> = [
+    [words(server), 3],
+    [words(name), 2],
+    [words(description), 1],
+  ];
+  const fromServer = new Array<number>(CATEGORIES.length).fill(0);
+  for (const [list, weight] of weighted) {
+    for (const word of list) {
+      for (const row of rowsOf(word)) {
+        counts[row]! += weight;
+        if (list === weighted[0]![0]) fromServer[row]! += weight;
+      }
+    }
   }
+  // Ties go to the category the server key says, then to the earlier row.
   let best = -1;
-  let bestCount = 0;
   counts.forEach((count, row) => {
-    if (count > bestCount) [best, bestCount] = [row, count];
+    if (count > 0 && (best < 0 || count > counts[best]! || (count === counts[best]! && fromServer[row]! > fromServer[best]!))) best = row;
   });
   return best < 0 ? OTHER.name : CATEGORIES[best]!.name;
 }

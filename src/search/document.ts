@@ -1,5 +1,5 @@
 // Owns what a catalog tool contributes to the index: the ToolDoc input shape, the searchable fields
-// (name, server, description, parameters, enum values, learned queries) and the text of each, read
+// (name, server key, description, parameters, enum values, learned queries, server description) and the text of each, read
 // from the tool's inputSchema (nested properties, array items and anyOf/oneOf branches included).
 
 /** One catalog tool as the index sees it. `key` is the exposed name and must be unique. */
@@ -13,15 +13,16 @@ export interface ToolDoc {
   serverDescription?: string;
 }
 
-export const FIELDS = ['name', 'server', 'description', 'params', 'enums', 'learned'] as const;
+export const FIELDS = ['name', 'server', 'description', 'params', 'enums', 'learned', 'serverInfo'] as const;
 export type Field = (typeof FIELDS)[number];
 export const FIELD_COUNT = FIELDS.length;
 export const LEARNED = FIELDS.indexOf('learned');
 
 /**
- * Per-field texts of a tool (the learned field is filled by the expansion store, not here). Without
- * `withServerDescription` the server field holds only the server key (the index adds the server
- * description's terms from a cache shared by the server's tools).
+ * Per-field texts of a tool (the learned field is filled by the expansion store, not here): the server
+ * key is the `server` field, the server's title and description the `serverInfo` field. Without
+ * `withServerDescription` serverInfo is left empty (the index adds the server description's terms
+ * from a cache shared by the server's tools).
  */
 export function fieldTexts(doc: ToolDoc, withServerDescription = true): string[] {
   const params: string[] = [];
@@ -31,11 +32,12 @@ export function fieldTexts(doc: ToolDoc, withServerDescription = true): string[]
   const keyExtra = doc.key.includes(doc.name) ? '' : doc.key;
   return [
     [doc.name, doc.title ?? '', keyExtra].join(' '),
-    withServerDescription ? [doc.server, doc.serverDescription ?? ''].join(' ') : doc.server,
+    doc.server,
     [doc.title ?? '', doc.description ?? ''].join(' '),
     params.join(' '),
     enums.join(' '),
     '',
+    withServerDescription ? (doc.serverDescription ?? '') : '',
   ];
 }
 

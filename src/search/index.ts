@@ -3,14 +3,22 @@
 // synonym expansion from query.ts and learned queries per tool from expansions.ts. Adding, updating
 // or removing one tool touches only that tool's postings. A tool's terms come from rows.ts,
 // postings live in flat typed arrays (postings.ts), the query scan and top-k are in scan.ts.
-import { FIELD_COUNT, FIELDS, type Field, type ToolDoc } from './document.js';
+import { AbbreviationTable } from './abbreviations.js';
+import { FIELD_COUNT, FIELDS, fieldTexts, type Field, type ToolDoc } from './document.js';
 import { ExpansionStore, DEFAULT_EXPANSION_CAP } from './expansions.js';
 import { Vocabulary } from './fuzzy.js';
 import { PostingList } from './postings.js';
 import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, isPhrase, type QueryOptions } from './query.js';
 import { RowCollector } from './rows.js';
 import { scoreQuery, type ScanContext } from './scan.js';
-import { internedCount, type Term } from './tokenize.js';
+import { capPerServer, namedServers } from './server-cap.js';
+import { internedCount, splitWords, type Term } from './tokenize.js';
+
+/** The words of a tool's own text (name, description, parameters, enum values) for abbreviation learning. */
+function toolWords(doc: ToolDoc): string[] {
+  const texts = fieldTexts(doc, false);
+  return ['name', 'description', 'params', 'enums'].flatMap((f) => splitWords(texts[FIELDS.indexOf(f as Field)]!));
+}
 
 export type { ToolDoc } from './document.js';
 
@@ -43,17 +51,24 @@ export interface IndexOptions {
    * the query matches): a request that covers the whole name beats one that matches a single word.
    */
   nameCoverage: number;
+  /**
+   * At most this many tools of one server in the returned top k (0: off), unless the request names
+   * the server (every word of its key is in the request). Capped tools are not dropped: they fill
+   * the list after every other candidate. Guards against one server crowding out the rest.
+   */
+  maxPerServer: number;
 }
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
   k1: 1.2,
-  weights: { name: 3, server: 0.6, description: 1, params: 0.4, enums: 0.2, learned: 1 },
-  b: { name: 0.5, server: 0.5, description: 0.6, params: 0.5, enums: 0.5, learned: 0.3 },
+  weights: { name: 3, server: 0.6, description: 1, params: 0.4, enums: 0.2, learned: 1, serverInfo: 0.6 },
+  b: { name: 0.5, server: 0.5, description: 0.6, params: 0.5, enums: 0.5, learned: 0.3, serverInfo: 0.5 },
   query: DEFAULT_QUERY_OPTIONS,
   expansionCap: DEFAULT_EXPANSION_CAP,
   serverBoost: 0.2,
   phraseWeight: 0,
   nameCoverage: 0.3,
+  maxPerServer: 0,
 };
 
 /** One indexed tool: its distinct terms with per-field frequencies and where each posting sits. */
@@ -77,6 +92,7 @@ export class ToolIndex {
   private readonly bySlot: Array<Entry | undefined> = [];
   private readonly postings = new Map<string, PostingList>();
   private readonly vocab = new Vocabulary();
+  private readonly abbreviations = new AbbreviationTable();
   private readonly analyzer: QueryAnalyzer;
   private readonly totalLengths = new Float64Array(FIELD_COUNT);
   private readonly expansions: ExpansionStore;
@@ -105,7 +121,7 @@ export class ToolIndex {
     this.bs = Float64Array.from(FIELDS.map((f) => this.options.b[f]));
     this.expansions = new ExpansionStore(this.options.expansionCap);
     this.rows = new RowCollector(this.options.phraseWeight > 0);
-    this.analyzer = new QueryAnalyzer(this.vocab, this.options.query, this.options.phraseWeight);
+    this.analyzer = new QueryAnalyzer(this.vocab, this.options.query, this.options.phraseWeight, this.options.query.abbreviationWeight > 0 ? this.abbreviations : undefined);
     this.ctx = {
       bySlot: this.bySlot,
       serverOf: new Int32Array(64),
@@ -139,6 +155,7 @@ export class ToolIndex {
     const previous = this.entries.get(doc.key);
     if (previous) this.unindex(previous);
     const { terms, tfs, lengths, nameRows } = this.rows.collect(doc, this.expansions.termFrequencies(doc.key));
+    if (this.options.query.abbreviationWeight > 0) this.abbreviations.add(doc.key, toolWords(doc), (w) => this.vocab.has(w));
     const slot = previous ? previous.slot : (this.freeSlots.pop() ?? this.bySlot.length);
     const entry: Entry = {
       doc,
@@ -198,6 +215,7 @@ export class ToolIndex {
     this.bySlot[entry.slot] = undefined;
     this.freeSlots.push(entry.slot);
     this.expansions.remove(key);
+    this.abbreviations.remove(key);
     this.dirty.delete(key);
     return true;
   }
@@ -234,13 +252,16 @@ export class ToolIndex {
       server = known.id;
     }
     const words = this.analyzer.analyze(query);
-    const ranked = scoreQuery(this.ctx, words, this.postings, this.entries.size, {
-      limit,
+    const cap = this.options.maxPerServer;
+    const capped = cap > 0 && server < 0 && this.servers.size > 1;
+    let ranked = scoreQuery(this.ctx, words, this.postings, this.entries.size, {
+      limit: capped ? Math.max(limit * 3, limit + 20) : limit,
       server,
       filter: options.filter,
       serverBoost: this.options.serverBoost,
       nameCoverage: this.options.nameCoverage,
     });
+    if (capped) ranked = capPerServer(ranked, cap, limit, namedServers(words, this.servers.keys()));
     return ranked.map(({ entry, score }) => ({ key: entry.doc.key, server: entry.doc.server, name: entry.doc.name, score }));
   }
 

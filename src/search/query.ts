@@ -15,10 +15,14 @@ export interface QueryOptions {
   maxCompletions: number;
   fuzzyMinLength: number;
   synonyms: boolean;
+  /** Also the topic groups of synonyms.ts (weather, stocks, jobs, ...), not only verbs and abbreviations. */
+  domainSynonyms: boolean;
   fuzzy: boolean;
   prefix: boolean;
   /** Distinct query words kept (the rest of a very long request is ignored). */
   maxWords: number;
+  /** Weight of abbreviations learned from the catalog (`repo` <-> `repository`); 0: off. */
+  abbreviationWeight: number;
 }
 
 export const DEFAULT_QUERY_OPTIONS: QueryOptions = {
@@ -28,9 +32,11 @@ export const DEFAULT_QUERY_OPTIONS: QueryOptions = {
   maxCompletions: 8,
   fuzzyMinLength: 5,
   synonyms: true,
+  domainSynonyms: true,
   fuzzy: true,
   prefix: true,
   maxWords: 64,
+  abbreviationWeight: 0,
 };
 
 export interface QueryWord {
@@ -84,7 +90,7 @@ export function queryWords(text: string, max = DEFAULT_QUERY_OPTIONS.maxWords): 
 }
 
 /** Weighted index terms standing in for one query word. */
-export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DEFAULT_QUERY_OPTIONS): Map<string, number> {
+export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DEFAULT_QUERY_OPTIONS, related?: (termStem: string) => readonly string[]): Map<string, number> {
   const s = stem(word);
   const alternatives = new Map<string, number>();
   const offer = (term: string, weight: number) => {
@@ -93,7 +99,10 @@ export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DE
   offer(s, 1);
   if (word !== s && vocab.has(word)) offer(word, 1); // unstemmed forms (numbers, codes, names)
   if (o.synonyms) {
-    for (const syn of synonymsOf(s)) offer(syn, o.synonymWeight);
+    for (const syn of synonymsOf(s, o.domainSynonyms)) offer(syn, o.synonymWeight);
+  }
+  if (related && o.abbreviationWeight > 0) {
+    for (const r of related(s)) offer(r, o.abbreviationWeight);
   }
   if (!vocab.has(s)) {
     if (o.fuzzy && word.length >= o.fuzzyMinLength) {
@@ -104,7 +113,7 @@ export function expandWord(word: string, vocab: Vocabulary, o: QueryOptions = DE
       if (o.synonyms) {
         for (const [t, w] of [...alternatives]) {
           if (t === s) continue;
-          for (const syn of synonymsOf(t)) offer(syn, w * o.synonymWeight);
+          for (const syn of synonymsOf(t, o.domainSynonyms)) offer(syn, w * o.synonymWeight);
         }
       }
     }
@@ -151,22 +160,27 @@ export class QueryAnalyzer {
   private readonly cache = new Map<string, ReadonlyMap<string, number>>();
   private version = -1;
 
+  private relatedVersion = -1;
+
   constructor(
     private readonly vocab: Vocabulary,
     private readonly options: QueryOptions = DEFAULT_QUERY_OPTIONS,
     private readonly phraseWeight = 0,
+    private readonly abbreviations?: { version: number; relatedTo(termStem: string): readonly string[] },
   ) {}
 
   analyze(text: string): QueryWord[] {
-    if (this.version !== this.vocab.version) {
+    const relatedVersion = this.abbreviations?.version ?? 0;
+    if (this.version !== this.vocab.version || this.relatedVersion !== relatedVersion) {
       this.cache.clear();
       this.version = this.vocab.version;
+      this.relatedVersion = relatedVersion;
     }
     const out: QueryWord[] = [];
     for (const word of queryWords(text, this.options.maxWords)) {
       let alternatives = this.cache.get(word);
       if (alternatives === undefined) {
-        alternatives = expandWord(word, this.vocab, this.options);
+        alternatives = expandWord(word, this.vocab, this.options, this.abbreviations && ((t) => this.abbreviations!.relatedTo(t)));
         if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
         this.cache.set(word, alternatives);
       }

@@ -1,5 +1,5 @@
 // Owns turning one tool into index rows: its distinct terms, each with a frequency per field
-// (name, server, description, params, enums, learned), and the field lengths. Scratch space is
+// (name, server, description, params, enums, learned, serverInfo), and the field lengths. Scratch space is
 // indexed by term id and reused from tool to tool, so collecting a tool allocates only its result.
 // Optional phrases (adjacent terms of the name and description) are collected as extra terms.
 import { FIELD_COUNT, FIELDS, LEARNED, fieldTexts, type ToolDoc } from './document.js';
@@ -7,7 +7,7 @@ import { isPhrase, phraseTerm } from './query.js';
 import { intern, internedCount, scanTerms, type Term } from './tokenize.js';
 
 const PHRASE_FIELDS = new Set([FIELDS.indexOf('name'), FIELDS.indexOf('description')]);
-const SERVER = FIELDS.indexOf('server');
+const SERVER_INFO = FIELDS.indexOf('serverInfo');
 const NAME = FIELDS.indexOf('name');
 
 export interface Rows {
@@ -64,8 +64,8 @@ export class RowCollector {
     if (doc.serverDescription) {
       // Every tool of a server carries the same description: its terms are worked out once.
       const ts = serverDescriptionTerms(doc.serverDescription);
-      for (const t of ts) this.bump(t, SERVER, 1);
-      lengths[SERVER]! += ts.length;
+      for (const t of ts) this.bump(t, SERVER_INFO, 1);
+      lengths[SERVER_INFO]! += ts.length;
     }
     for (const [t, w] of learned) {
       this.bump(intern(t), LEARNED, w);

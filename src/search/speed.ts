@@ -4,7 +4,7 @@
 // average at the start is recorded with the result: on a shared machine it explains the tail.
 import { loadavg } from 'node:os';
 import type { ToolDoc } from './document.js';
-import { ToolIndex } from './index.js';
+import { ToolIndex, type IndexOptions } from './index.js';
 import { percentile } from './metrics.js';
 
 export interface SpeedResult {
@@ -33,11 +33,11 @@ export function replicate(tools: readonly ToolDoc[], target: number): ToolDoc[] 
 const MIN_TIMED_QUERIES = 1000;
 const MAX_ROUNDS = 10;
 
-export function runSpeed(pool: readonly ToolDoc[], target: number, queries: readonly string[]): SpeedResult {
+export function runSpeed(pool: readonly ToolDoc[], target: number, queries: readonly string[], options: Partial<IndexOptions> = {}): SpeedResult {
   const load = loadavg()[0]!;
   const tools = replicate(pool, target);
   const t0 = performance.now();
-  const index = new ToolIndex();
+  const index = new ToolIndex(options);
   for (const t of tools) index.add(t);
   index.search('warm up');
   const indexMs = performance.now() - t0;

@@ -36,12 +36,6 @@ const GROUPS: readonly string[] = [
   'navigate goto visit browse',
   'click press tap',
   'screenshot screen capture snapshot',
-  'weather forecast climate temperature',
-  'price cost quote rate',
-  'stock share ticker equity',
-  'news headline article',
-  'map location place address geocode',
-  'translate translation language',
   // nouns tool names abbreviate
   'file document doc docs',
   'directory dir folder path',
@@ -56,8 +50,21 @@ const GROUPS: readonly string[] = [
   'issue ticket bug',
   'pull pr merge',
   'branch ref',
-  'email mail gmail inbox',
+];
+
+/**
+ * Topic groups (weather, stocks, jobs, recipes, flights, ...): the vocabulary of one kind of catalog.
+ * Kept apart so the benchmark can measure whether they transfer (QueryOptions.domainSynonyms).
+ */
+const DOMAIN_GROUPS: readonly string[] = [
+  'weather forecast climate temperature',
+  'price cost quote rate',
+  'stock share ticker equity',
+  'news headline article',
+  'map location place address geocode',
+  'translate translation language',
   'calendar event meeting appointment',
+  'email mail gmail inbox',
   'web internet online website site page url link',
   'paper article publication research academic scholar',
   'job career employment position hire',
@@ -69,18 +76,24 @@ const GROUPS: readonly string[] = [
   'money currency exchange',
 ];
 
-const table = new Map<string, Set<string>>();
-for (const line of GROUPS) {
-  const stems = [...new Set(line.split(/\s+/).map(stem))];
-  for (const s of stems) {
-    let set = table.get(s);
-    if (!set) table.set(s, (set = new Set()));
-    for (const other of stems) if (other !== s) set.add(other);
+function tableOf(groups: readonly string[]): Map<string, Set<string>> {
+  const table = new Map<string, Set<string>>();
+  for (const line of groups) {
+    const stems = [...new Set(line.split(/\s+/).map(stem))];
+    for (const s of stems) {
+      let set = table.get(s);
+      if (!set) table.set(s, (set = new Set()));
+      for (const other of stems) if (other !== s) set.add(other);
+    }
   }
+  return table;
 }
 
+const GENERAL = tableOf(GROUPS);
+const WITH_DOMAIN = tableOf([...GROUPS, ...DOMAIN_GROUPS]);
+
 /** Stems that stand in for `termStem` (never itself); empty when it is in no group. */
-export function synonymsOf(termStem: string): readonly string[] {
-  const set = table.get(termStem);
+export function synonymsOf(termStem: string, domain = true): readonly string[] {
+  const set = (domain ? WITH_DOMAIN : GENERAL).get(termStem);
   return set ? [...set] : [];
 }

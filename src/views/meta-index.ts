@@ -118,7 +118,7 @@ export function metaToolsOf(catalog: Catalog): MetaTool[] {
     const definition = definitions.get(entry.exposed);
     if (!definition) return [];
     const description = typeof definition.description === 'string' ? definition.description : '';
-    return [{ key: entry.exposed, server: entry.serverKey, originalName: entry.originalName, description, category: inferCategory(entry.originalName, description), definition }];
+    return [{ key: entry.exposed, server: entry.serverKey, originalName: entry.originalName, description, category: inferCategory(entry.originalName, description, entry.serverKey), definition }];
   });
 }
 
