@@ -161,7 +161,7 @@ export async function optimizePromote(server: string, tool: string, options: Opt
   const { store, optimizer } = await open(options);
   try {
     const p = optimizer.promote(server, tool, { ...(options.candidate && { candidateId: options.candidate }), ...(options.description && { description: options.description }), force: options.force === true });
-    process.stdout.write(options.json ? `${JSON.stringify(p, null, 2)}\n` : `${server}.${tool}: promoted${p.forced ? ' (FORCED)' : ''}: ${p.description}\nA running gateway applies it after "switchboard refresh" or a restart.\n`);
+    process.stdout.write(options.json ? `${JSON.stringify(p, null, 2)}\n` : `${server}.${tool}: promoted${p.forced ? ' (FORCED)' : ''}: ${p.description}\nA running gateway applies it at its next start (promote_candidate on /gateway/mcp applies it live).\n`);
   } finally {
     store.close();
   }

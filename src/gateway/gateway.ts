@@ -313,6 +313,8 @@ export class Gateway {
       const release = this.releaseProfile(profileKey).finally(() => this.releasing.delete(release));
       this.releasing.add(release);
     }
+    // Shared connections no client uses (the boot-time budget check's) go with the last session too.
+    if (session.profile.owner !== undefined) this.releaseUnusedShared(Date.now());
   }
 
   /**

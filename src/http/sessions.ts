@@ -121,7 +121,8 @@ export class HttpSessions {
   private reap(): void {
     const cutoff = Date.now() - this.idleMs;
     for (const [id, entry] of this.sessions) {
-      if (entry.session.lastActive >= cutoff) continue;
+      // A session whose request is still being answered (a slow server start) is not idle.
+      if (entry.session.lastActive >= cutoff || entry.session.handling > 0) continue;
       this.log.info({ session: id }, 'session idle; reaped');
       this.sessions.delete(id);
       void entry.transport.close().catch(() => undefined);
