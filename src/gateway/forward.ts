@@ -26,7 +26,7 @@ export interface ForwardingSession {
  * replaced by the SDK's own downstream and mapped back on the way up; cancellation follows the
  * client's abort signal; errors keep the server's code, message and data.
  */
-export async function forwardRequest(session: ForwardingSession, connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string): Promise<Result> {
+export async function forwardRequest(session: ForwardingSession, connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string, record = true): Promise<Result> {
   const meta = params._meta as Params | undefined;
   const progressToken = meta?.progressToken;
   let forwarded = params;
@@ -72,7 +72,8 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
     running.splice(running.indexOf(ctx), 1);
     if (running.length === 0) session.inflight.delete(connection);
     const durationMs = Math.round(((answeredAt ?? performance.now()) - started) * 100) / 100;
-    if (request.method === 'tools/call') {
+    // Names the server does not list (per-server endpoints) are not recorded: unbounded input.
+    if (record && request.method === 'tools/call') {
       session.gateway.recordCall({
         server: connection.key,
         tool: params.name as string,

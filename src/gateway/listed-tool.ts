@@ -1,22 +1,19 @@
-// Owns refusing, on a per-server endpoint, a tool name the server does not list: a made-up name is
-// the client's error (-32602) and is never forwarded, so it creates no Prometheus series and no
-// store rows (names are otherwise unbounded input). A cached listing is re-read live once first.
-import { ProtocolError } from '@modelcontextprotocol/server';
+// Owns telling, on a per-server endpoint, whether a tool name is one the server lists. A name it
+// does not list is still forwarded (the server's own error is the faithful answer, verbatim), but the
+// call is not recorded, so made-up names create no Prometheus series and no store rows (names are
+// otherwise unbounded input). A cached listing is re-read live once first.
 import type { Catalog } from '../catalog/catalog.js';
-import { closeMatches } from '../catalog/naming.js';
 
-export async function ensureListedTool(catalog: Catalog, server: string, name: string): Promise<void> {
+export async function isListedTool(catalog: Catalog, server: string, name: string): Promise<boolean> {
   const listed = () => {
     const listing = catalog.listing(server);
-    // A server that could not be listed: forward and let it answer (its error says more than ours).
+    // A server that could not be listed: forward and record (its error says more than ours).
     return listing.error !== undefined || listing.tools.some((t) => t.name === name);
   };
-  if (listed()) return;
+  if (listed()) return true;
   if (catalog.listing(server).cached) {
     await catalog.refresh(server);
-    if (listed()) return;
+    if (listed()) return true;
   }
-  const suggestions = closeMatches(name, catalog.listing(server).tools.map((t) => t.name as string));
-  const hint = suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ' List tools to see what is available.';
-  throw new ProtocolError(-32602, `Unknown tool: "${name.length > 100 ? `${name.slice(0, 100)}...` : name}" is not a tool of server "${server}".${hint}`, { suggestions });
+  return false;
 }

@@ -25,7 +25,7 @@ import { callMetaTool, metaToolList } from './meta-calls.js';
 import type { FallbackSuggestion } from '../views/fallbacks.js';
 import type { ClientScope } from '../views/scope.js';
 import { CallGate, checkDepth, checkName } from './input-limits.js';
-import { ensureListedTool } from './listed-tool.js';
+import { isListedTool } from './listed-tool.js';
 import { scopeEntries } from './scope-filter.js';
 
 type Params = Record<string, unknown>;
@@ -385,8 +385,8 @@ export class GatewaySession {
       if (kind === 'tools' && selectTools([{ name }], connection.config).length === 0) {
         throw new ProtocolError(-32602, `Tool "${name}" is disabled on server "${this.view.server}" (enabledTools / disabledTools in its configuration).`, { name, disabled: true });
       }
-      if (kind === 'tools') await ensureListedTool(await this.catalog(), this.view.server, name);
-      return this.forward(connection, request, params, ctx, name);
+      const record = kind !== 'tools' || (await isListedTool(await this.catalog(), this.view.server, name));
+      return this.forward(connection, request, params, ctx, name, record);
     }
     if (kind === 'tools' && this.view.kind === 'toolset' && TOOLSET_TOOL_NAMES.has(name)) return callToolsetTool(this.toolsetContext(), name, params.arguments);
     if (kind === 'tools' && this.isMetaView() && META_TOOL_NAMES.has(name)) return callMetaTool(this, name, request, params, ctx);
@@ -455,8 +455,8 @@ export class GatewaySession {
   }
 
   /** Sends one request to a server and returns its result untouched (see forward.ts). */
-  private forward(connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string): Promise<Result> {
-    return forwardRequest(this, connection, request, params, ctx, label);
+  private forward(connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string, record = true): Promise<Result> {
+    return forwardRequest(this, connection, request, params, ctx, label, record);
   }
 
   async close(): Promise<void> {

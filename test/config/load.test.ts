@@ -287,6 +287,7 @@ describe('settings', () => {
       nameBudget: 48,
       http: { host: '127.0.0.1', port: 3333, allowedOrigins: [], allowedHosts: [], unauthenticatedAdmin: false },
       sessionIdleMs: 30 * 60 * 1000,
+      isolatedIdleMs: 5 * 60 * 1000,
       requestTimeoutMs: 60_000,
       listChangedDebounceMs: 100,
       resilience: {
@@ -339,6 +340,7 @@ describe('settings', () => {
       nameBudget: 64,
       http: { host: '0.0.0.0', port: 9000, allowedOrigins: ['http://localhost:5173'], allowedHosts: ['gw.local'], unauthenticatedAdmin: true },
       sessionIdleMs: 1000,
+      isolatedIdleMs: 2000,
       requestTimeoutMs: 5000,
       listChangedDebounceMs: 0,
       resilience: {

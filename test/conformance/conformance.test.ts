@@ -36,7 +36,9 @@ describe('conformance server suite', () => {
     await fixture?.close();
   });
 
-  it('passes every check against the fixture alone, and exactly the same checks through the gateway', async () => {
+  // Generous timeouts: every scenario's client declares sampling/elicitation/roots, so each gets its own
+  // downstream process through the gateway (isolation), started per session.
+  it('passes every check against the fixture alone, and exactly the same checks through the gateway', { timeout: 300_000 }, async () => {
     const direct = await runConformanceServerSuite(`${fixture.url}`);
     expect(direct.failures, formatReport(direct)).toBe(0);
     expect(direct.checks.length).toBeGreaterThan(30);
@@ -47,7 +49,7 @@ describe('conformance server suite', () => {
     expect(verdicts(viaShortPath), formatReport(viaShortPath)).toEqual(verdicts(direct));
   });
 
-  it('adds no failure to server-everything', async () => {
+  it('adds no failure to server-everything', { timeout: 300_000 }, async () => {
     const port = await freePort();
     const everything = spawn(process.execPath, [npmServer('everything').args[0]!, 'streamableHttp'], {
       cwd: REPO,

@@ -76,8 +76,9 @@ describe('description overrides and promotions on every face', () => {
     const file = JSON.parse(await readFile(config, 'utf8'));
     file.switchboard.descriptions.everything.echo = `${OVERRIDE} Edited.`;
     await writeFile(config, JSON.stringify(file, null, 2));
+    // Other list changes (a server's own, a connection released) may come first: wait for the text itself.
+    await waitFor(async () => (await describe_(aggregate, 'everything_echo')).description === `${OVERRIDE} Edited.`, 'the edited description to be served');
     await waitFor(() => changed > 0, 'tools/list_changed after editing descriptions');
-    expect((await describe_(aggregate, 'everything_echo')).description).toBe(`${OVERRIDE} Edited.`);
     await gw.close();
 
     // 3. A promotion (forced: no evaluation here), made while the gateway is down, shows after the restart on
