@@ -1,4 +1,4 @@
-// Owns the retrieval scores, exactly as ../shared/eval/retrieval/README.md defines them. Pure: a
+// Owns the retrieval scores, exactly as eval/retrieval/README.md defines them. Pure: a
 // ranked list of tool ids and the query's label groups in, numbers out. Tool ids are opaque strings
 // (the benchmark uses "server/name").
 

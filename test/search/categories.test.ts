@@ -1,14 +1,13 @@
-// Category inference on the captured tool lists of real MCP servers (../shared/fixtures/servers): each
+// Category inference on the captured tool lists of real MCP servers (test/fixtures/listings): each
 // server's tools land in the category of what the server is for, including the cases that used to
 // go wrong (memory's search_nodes was "web", GitHub's search_* tools were "web", its file tools "files").
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inferCategory } from '../../src/search/categories.js';
 
-// The shared folder sits beside the repository (../shared), or beside the worktrees' folder.
-const REPO = path.resolve(import.meta.dirname, '../..');
-const DIR = [path.join(REPO, '../shared/fixtures/servers'), path.join(REPO, '../../shared/fixtures/servers')].find((d) => existsSync(d)) ?? '';
+// The listings are vendored in the repository (test/fixtures/listings, see its README).
+const DIR = path.resolve(import.meta.dirname, '../fixtures/listings');
 
 function toolsOf(server: string): Array<{ name: string; description?: string }> {
   const data = JSON.parse(readFileSync(path.join(DIR, `${server}.tools.json`), 'utf8')) as { tools: Array<{ name: string; description?: string }> };
