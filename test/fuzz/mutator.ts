@@ -1,17 +1,8 @@
 // Deterministic mutated JSON-RPC frames for the fuzz tests: valid seeds, then one of a dozen
 // mutations (byte flips, truncation, wrong types, missing fields, deep nesting, long strings, junk).
 
-/** A small seeded PRNG (mulberry32), so a failing run can be replayed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG (mulberry32), so a failing run can be replayed: the one the optimizer's statistics use. */
+export { seededRandom as prng } from '../../src/optimize/stats.js';
 
 const SEEDS: Array<(id: number) => Record<string, unknown>> = [
   (id) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} }),
