@@ -155,6 +155,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
         next[kind] = kind === 'tools' ? selectTools(repaired.items, connection.config) : repaired.items;
         next.warnings.push(...repaired.warnings);
       }
+      // Stopped while listing (released): what was read may be partial; keep the last listing.
+      if (connection.state === 'stopped') return;
       next.listedAt = new Date();
       next.cached = false;
       for (const warning of next.warnings) this.log.warn({ server: key }, warning);
