@@ -169,7 +169,7 @@ export interface OptimizationSettings {
 
 export interface OptimizationBackendSettings {
   name: string;
-  type: 'retrieval' | 'openai' | 'anthropic' | 'claude-code';
+  type: 'retrieval' | 'openai' | 'anthropic' | 'claude-code' | 'sampling';
   baseUrl?: string;
   model?: string;
   /** NAME of the environment variable holding the API key. */

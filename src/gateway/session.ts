@@ -200,7 +200,11 @@ export class GatewaySession {
   private async handleManagement(request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
     if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(this.gateway.toolsets ? toolsetToolList() : []), ...(this.gateway.optimization ? optimizationToolList() : [])] };
     if (request.method === 'tools/call') {
-      if (this.gateway.optimization && typeof params.name === 'string' && OPTIMIZATION_TOOL_NAMES.has(params.name)) return callOptimizationTool(this.gateway.optimization, params.name, params.arguments);
+      if (this.gateway.optimization && typeof params.name === 'string' && OPTIMIZATION_TOOL_NAMES.has(params.name)) {
+        // The calling client's model, for the sampling backend: requests go on the stream of this call.
+        const sample = (p: Record<string, unknown>, o: { signal?: AbortSignal }) => ctx.mcpReq.send({ method: 'sampling/createMessage', params: p } as never, z.looseObject({}), o) as Promise<Record<string, unknown>>;
+        return callOptimizationTool(this.gateway.optimization, params.name, params.arguments, { clientCapabilities: this.clientCapabilities, sample });
+      }
       if (typeof params.name === 'string' && TOOLSET_TOOL_NAMES.has(params.name)) return callToolsetTool(this.toolsetContext(), params.name, params.arguments);
       // Sampling only for a client that declared it; sent on the stream of the request that asked.
       const createMessage: CreateMessage | undefined = this.clientCapabilities?.sampling
