@@ -169,6 +169,15 @@ export function buildProgram(): Command {
     .description('make a new client token: printed once on stdout; only its hash is stored')
     .action((client, opts) => import('./token.js').then((m) => m.tokenCreateCommand(client, opts)));
 
+  common(program.command('approve'))
+    .argument('<server>', 'server key')
+    .argument('[tool]', "the tool's original name (default: every changed tool of the server)")
+    .description('show the diff of tool definitions that changed since they were pinned, and pin the new ones (see docs/security.md)')
+    .option('--dry-run', 'show the diffs only')
+    .option('-y, --yes', 'do not ask (a terminal is asked; pipes are not)')
+    .option('--json', 'print JSON')
+    .action((server, tool, opts) => import('./approve.js').then((m) => m.approveCommand(server, tool, opts)));
+
   return program;
 }
 

@@ -63,6 +63,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
   await gateway.applyServers(config.servers);
   gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call
+  // `switchboard approve` in another process re-pins in the store: re-check listings, clients hear list_changed.
+  gateway.pins?.watch(1000, () => gateway.descriptionsChanged());
   if (options.enableOptimization || settings.optimization.enabled) gateway.optimization = optimizationHost(gateway, settings);
   reportStartProgress(gateway.pool, log);
   void gateway

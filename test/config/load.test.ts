@@ -316,6 +316,7 @@ describe('settings', () => {
       search: { learning: true, learningHalfLifeDays: 30, priors: true },
       descriptions: {},
       optimization: { enabled: false, backends: [], candidates: 4, repeats: 3, rule: {} },
+      pinning: 'warn',
       clients: [],
       limits: {
         maxInitializeBodyBytes: 1024 * 1024,
