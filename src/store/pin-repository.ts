@@ -50,13 +50,21 @@ interface PinRow {
 const GENERATION_KEY = 'pins_generation';
 
 export class SqlitePinRepository implements PinRepository {
-  private readonly stmt;
+  private prepared: ReturnType<SqlitePinRepository['prepare']> | undefined;
 
   constructor(
     private readonly db: Database.Database,
     private readonly clock: () => number,
-  ) {
-    this.stmt = {
+  ) {}
+
+  /** Statements are prepared on first use (a store opened at an older schema version has no tool_pins). */
+  private get stmt() {
+    return (this.prepared ??= this.prepare());
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
       one: db.prepare<[string, string, string], PinRow>('SELECT * FROM tool_pins WHERE server = ? AND identity = ? AND tool = ?'),
       byIdentity: db.prepare<[string, string], PinRow>('SELECT * FROM tool_pins WHERE server = ? AND identity = ? ORDER BY tool'),
       byServer: db.prepare<[string], PinRow>('SELECT * FROM tool_pins WHERE server = ? ORDER BY identity, tool'),

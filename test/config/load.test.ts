@@ -396,6 +396,7 @@ describe('settings', () => {
         learningQuorum: 3,
         requestsPerMinute: 100,
       },
+      pinning: 'strict',
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
     const partial = await load({ mcpServers: {}, switchboard: { resilience: { retry: { maxAttempts: 9 } } } });
