@@ -35,6 +35,7 @@ export function buildProgram(): Command {
     .option('--log-requests', 'one log line per request and response: ids, server, tool, duration, status, sizes (setting logRequests)')
     .option('--log-arguments', 'with --log-requests: argument values too, secrets redacted (setting logArguments)')
     .option('--enable-optimization', 'serve the description-optimization tools on /gateway/mcp (default off; promotions apply either way)')
+    .addOption(new Option('--pinning <mode>', 'tools whose definition changed since first seen: flagged (warn), hidden until `switchboard approve` (strict), or not checked (off) (default: the "pinning" setting, else warn)').choices(['warn', 'strict', 'off']))
     .action((opts) => import('./serve.js').then((m) => m.serveCommand(opts)));
 
   common(program.command('logs'))

@@ -30,6 +30,8 @@ export interface ServeOptions extends CommonOptions {
   logRequests?: boolean;
   logArguments?: boolean;
   enableOptimization?: boolean;
+  /** --pinning: overrides the pinning setting. */
+  pinning?: SwitchboardSettings['pinning'];
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
@@ -57,7 +59,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     store.close();
     throw new UsageError(`--toolset: no toolset named "${options.toolset}" in ${store.path}. Saved toolsets: ${known}.`);
   }
-  const gateway = gatewayFor(config, {}, { store, metrics: createMetricsRegistry() });
+  const gateway = gatewayFor(options.pinning ? { ...config, settings: { ...config.settings, pinning: options.pinning } } : config, {}, { store, metrics: createMetricsRegistry() });
   const settings = config.settings;
   gateway.limits = { ...settings.limits };
   gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };

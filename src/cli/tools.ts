@@ -34,8 +34,10 @@ export async function toolsCommand(options: CommonOptions & { json?: boolean; se
     // Definition pinning: changed tools (warn: listed, flagged) and withheld ones (strict: not listed).
     const withheld = catalog.withheldList().filter((f) => !options.server || f.server === options.server);
     if (options.json) {
-      return printJson(rows.map(({ tool, pinning, ...rest }) => ({ ...rest, inputSchema: tool.inputSchema, ...(tool.annotations ? { annotations: tool.annotations } : {}), ...(pinning && { pinning: { state: 'changed', ...pinning } }) }))
-        .concat(withheld.map((f) => ({ name: null, server: f.server, originalName: f.tool, withheld: true, pinning: { state: 'changed', changed: f.changed, approve: f.approve } }) as never)));
+      const listed: Array<Record<string, unknown>> = rows.map(({ tool, pinning, ...rest }) => ({ ...rest, inputSchema: tool.inputSchema, ...(tool.annotations ? { annotations: tool.annotations } : {}), ...(pinning && { pinning: { state: 'changed', ...pinning } }) }));
+      // Withheld tools have no exposed name (no client can see or call them); they are listed so that nothing changes unseen.
+      const held = withheld.map((f) => ({ name: null, server: f.server, originalName: f.tool, withheld: true, pinning: { state: 'changed', changed: f.changed, approve: f.approve } }));
+      return printJson([...listed, ...held]);
     }
     process.stdout.write(`${table(['NAME', 'SERVER', 'DESCRIPTION'], rows.map((r) => [r.pinning ? `${r.name} [changed]` : r.name, r.server, r.description.split('\n')[0] ?? '']))}\n`);
     process.stdout.write(`${rows.length} tool(s)\n`);

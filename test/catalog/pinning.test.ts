@@ -38,12 +38,12 @@ afterEach(async () => {
   for (const stop of running.splice(0).reverse()) await stop().catch(() => undefined);
 });
 
-async function setup(settings: Record<string, unknown>, env: Record<string, string> = {}): Promise<Setup> {
+async function setup(settings: Record<string, unknown>, env: Record<string, string> = {}, args: string[] = []): Promise<Setup> {
   const dir = await tempDir('switchboard-pinning-');
   const toolsFile = path.join(dir, 'tools.json');
   await writeFile(toolsFile, JSON.stringify([ECHO, OTHER]));
   const config = await writeConfig({ raw: fixtureServer('raw-server.ts', [], { RAW_TOOLS_FILE: toolsFile }) }, settings, dir);
-  const gateway = await startHttpGateway(config, [], env);
+  const gateway = await startHttpGateway(config, args, env);
   running.push(() => gateway.close());
   return { config, toolsFile, dataDir: path.join(dir, 'data'), gateway };
 }
@@ -210,8 +210,26 @@ describe('definition pinning', () => {
     expect((await api(gateway.url, '/api/pins', {}, ADMIN_TOKEN)).body.pending).toEqual([]);
   });
 
-  it('strict: `switchboard tools` shows the withheld tool, `switchboard approve` shows the diff and re-pins, and the running gateway tells its clients', async () => {
-    const { config, toolsFile, dataDir, gateway } = await setup({ pinning: 'strict', http: { unauthenticatedAdmin: true } });
+  it('strict: `switchboard tools --json` lists a withheld tool with how to approve it, and pins persist across runs', async () => {
+    const { config, toolsFile, dataDir, gateway } = await setup({ pinning: 'strict' });
+    const { client } = await connect(gateway.url);
+    expect((await list(client)).map((t) => t.name).sort()).toEqual(['raw_echo', 'raw_other']);
+    await waitFor(() => pinRows(dataDir).length === 2, 'both tools pinned');
+    await gateway.close();
+    // The server changes between runs; the next listing (another process) compares with the stored pin.
+    await writeFile(toolsFile, JSON.stringify([changedEcho, OTHER]));
+    const tools = await runCli(['tools', '--json', '--config', config], dataDir);
+    expect(tools.code, tools.stderr).toBe(0);
+    const rows = JSON.parse(tools.stdout) as Json[];
+    expect(rows.map((r) => r.name)).toEqual(['raw_other', null]);
+    expect(rows[1]).toMatchObject({ server: 'raw', originalName: 'echo', withheld: true, pinning: { state: 'changed', changed: ['description'], approve: 'switchboard approve raw echo' } });
+    const text = await runCli(['tools', '--config', config], dataDir);
+    expect(text.stdout).toMatch(/\[withheld\] raw\.echo: definition changed since it was pinned \(description\).*switchboard approve raw echo/);
+  });
+
+  it('serve --pinning strict; `switchboard tools` flags the change, `switchboard approve` shows the diff and re-pins, and the running gateway tells its clients', async () => {
+    // The config says nothing (warn): the flag makes the gateway strict; the CLI commands run with warn.
+    const { config, toolsFile, dataDir, gateway } = await setup({}, {}, ['--pinning', 'strict']);
     const { client, notified } = await connect(gateway.url);
     expect((await list(client)).map((t) => t.name).sort()).toEqual(['raw_echo', 'raw_other']);
     await waitFor(() => pinRows(dataDir).length === 2, 'both tools pinned');
@@ -222,8 +240,8 @@ describe('definition pinning', () => {
 
     const tools = await runCli(['tools', '--config', config], dataDir);
     expect(tools.code, tools.stderr).toBe(0);
-    expect(tools.stdout).toContain('raw_other');
-    expect(tools.stdout).toMatch(/\[withheld\] raw\.echo: definition changed since it was pinned \(description\).*switchboard approve raw echo/);
+    expect(tools.stdout).toContain('raw_echo [changed]');
+    expect(tools.stdout).toMatch(/\[changed\] raw_echo: definition changed since it was pinned \(description\).*switchboard approve raw echo/);
 
     const dry = await runCli(['approve', 'raw', '--dry-run', '--config', config], dataDir);
     expect(dry.code, dry.stderr).toBe(0);
