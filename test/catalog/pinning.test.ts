@@ -4,14 +4,14 @@
 // is no change; warn flags the tool in `_meta`, in the log and in /api/pins; strict hides it from every view
 // (aggregate, per-server endpoint, meta mode, a fixed toolset, search) for two clients at once and refuses
 // calls with how to approve; approval by the admin API (admin token required) and by `switchboard approve`
-// in another process brings it back and clients hear list_changed.
+// in another process brings it back and clients hear list_changed; the stdio face behaves the same.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { fixtureServer, startHttpGateway, tempDir, waitFor, writeConfig, type RunningGateway } from '../helpers/gateway.js';
+import { connectStdio, fixtureServer, startHttpGateway, tempDir, waitFor, writeConfig, type RunningGateway } from '../helpers/gateway.js';
 import { runCli } from '../cli/run-cli.js';
 
 const ANY = z.any();
@@ -263,5 +263,25 @@ describe('definition pinning', () => {
     expect((await named(client, 'raw_echo'))?.description).toBe(changedEcho.description);
     const nothing = await runCli(['approve', 'raw', '--config', config], dataDir);
     expect(nothing.stdout).toContain('Nothing to approve for server "raw"');
+  });
+
+  it('strict over stdio: the changed tool disappears after list_changed and its call is refused with how to approve', async () => {
+    const dir = await tempDir('switchboard-pinning-');
+    const toolsFile = path.join(dir, 'tools.json');
+    await writeFile(toolsFile, JSON.stringify([ECHO, OTHER]));
+    const config = await writeConfig({ raw: fixtureServer('raw-server.ts', [], { RAW_TOOLS_FILE: toolsFile }) }, { pinning: 'strict' }, dir);
+    const client = new Client({ name: 'pinning-stdio', version: '1.0.0' }, { capabilities: {} });
+    let notified = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => void notified++);
+    const connected = await connectStdio(config, client);
+    running.push(() => connected.close());
+    expect((await list(client)).map((t) => t.name).sort()).toEqual(['raw_echo', 'raw_other']);
+    await waitFor(() => pinRows(path.join(dir, 'data')).length === 2, 'both tools pinned');
+    await writeFile(toolsFile, JSON.stringify([changedEcho, OTHER]));
+    await waitFor(() => notified > 0, 'list_changed over stdio');
+    expect((await list(client)).map((t) => t.name)).toEqual(['raw_other']);
+    const refused = await call(client, 'raw_echo', { message: 'x' });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain('switchboard approve raw echo');
   });
 });
