@@ -5,7 +5,7 @@
 import type { ServerConfig, PinningMode } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import { serverIdentity } from '../servers/identity.js';
-import type { PinRepository, ToolPin } from '../store/index.js';
+import type { PinRepository, PinWrite, ToolPin } from '../store/index.js';
 import type { Entry } from './catalog.js';
 import { changedPaths, definitionDiff, definitionHash, pinnedView } from './definition-hash.js';
 
@@ -101,6 +101,7 @@ export class DefinitionPins {
   private check(server: string, identity: string, tools: readonly Entry[]): PinReview {
     const pins = new Map(this.repository.pins(server, identity).map((p) => [p.tool, p]));
     const review: PinReview = { hidden: new Map(), flagged: new Map() };
+    const writes: { pin: PinWrite[]; seen: Array<{ tool: string; seen: Omit<PinWrite, 'tool'> | undefined }> } = { pin: [], seen: [] };
     const seen = new Set<string>();
     for (const tool of tools) {
       const name = tool.name as string;
@@ -109,18 +110,19 @@ export class DefinitionPins {
       const hash = definitionHash(tool);
       const pin = pins.get(name);
       if (!pin) {
-        this.repository.pinFirst(server, identity, name, hash, pinnedView(tool));
+        writes.pin.push({ tool: name, hash, definition: pinnedView(tool) });
         continue;
       }
       if (pin.hash === hash) {
-        if (pin.seen) this.repository.noteSeen(server, identity, name, undefined); // changed back
+        if (pin.seen) writes.seen.push({ tool: name, seen: undefined }); // changed back
         continue;
       }
-      if (pin.seen?.hash !== hash) this.repository.noteSeen(server, identity, name, { hash, definition: pinnedView(tool) });
+      if (pin.seen?.hash !== hash) writes.seen.push({ tool: name, seen: { hash, definition: pinnedView(tool) } });
       const flag: PinFlag = { state: 'changed', server, tool: name, pinnedHash: pin.hash, hash, changed: changedPaths(pin.definition, tool), approve: approveCommand(server, name) };
       this.warnOnce(identity, flag);
       (this.mode === 'strict' ? review.hidden : review.flagged).set(name, flag);
     }
+    this.repository.record(server, identity, writes);
     return review;
   }
 

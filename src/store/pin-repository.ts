@@ -18,13 +18,14 @@ export interface ToolPin {
 
 /** Pin storage behind an interface a Postgres store can implement too. */
 export interface PinRepository {
-  pin(server: string, identity: string, tool: string): ToolPin | undefined;
   /** Pins of a server identity (every identity of the key when omitted), by tool name. */
   pins(server: string, identity?: string): ToolPin[];
-  /** Pins a tool seen for the first time; an existing pin is left alone. Returns the pin now stored. */
-  pinFirst(server: string, identity: string, tool: string, hash: string, definition: Record<string, unknown>): ToolPin;
-  /** Records a listed definition that differs from the pin (undefined: the listing matches the pin again). */
-  noteSeen(server: string, identity: string, tool: string, seen: { hash: string; definition: Record<string, unknown> } | undefined): void;
+  /**
+   * Records what one listing showed, in one transaction: `pin` are tools seen for the first time (an
+   * existing pin is left alone); `seen` are listed definitions that differ from the pin (`undefined`: the
+   * listing matches the pin again).
+   */
+  record(server: string, identity: string, changes: { pin: PinWrite[]; seen: Array<{ tool: string; seen: Omit<PinWrite, 'tool'> | undefined }> }): void;
   /**
    * Makes the seen definition the pin, only if it still has `expectedHash` (what the person was shown).
    * Returns false when there is nothing to approve or it changed again meanwhile.
@@ -32,6 +33,12 @@ export interface PinRepository {
   approve(server: string, identity: string, tool: string, expectedHash: string): boolean;
   /** Bumped on every approval; another process polls it to re-read pins. */
   generation(): number;
+}
+
+export interface PinWrite {
+  tool: string;
+  hash: string;
+  definition: Record<string, unknown>;
 }
 
 interface PinRow {
@@ -65,7 +72,6 @@ export class SqlitePinRepository implements PinRepository {
   private prepare() {
     const db = this.db;
     return {
-      one: db.prepare<[string, string, string], PinRow>('SELECT * FROM tool_pins WHERE server = ? AND identity = ? AND tool = ?'),
       byIdentity: db.prepare<[string, string], PinRow>('SELECT * FROM tool_pins WHERE server = ? AND identity = ? ORDER BY tool'),
       byServer: db.prepare<[string], PinRow>('SELECT * FROM tool_pins WHERE server = ? ORDER BY identity, tool'),
       insert: db.prepare<[string, string, string, string, string, number]>(
@@ -86,26 +92,20 @@ export class SqlitePinRepository implements PinRepository {
     };
   }
 
-  pin(server: string, identity: string, tool: string): ToolPin | undefined {
-    const row = this.stmt.one.get(server, identity, tool);
-    return row && toPin(row);
-  }
-
   pins(server: string, identity?: string): ToolPin[] {
     const rows = identity === undefined ? this.stmt.byServer.all(server) : this.stmt.byIdentity.all(server, identity);
     return rows.map(toPin);
   }
 
-  pinFirst(server: string, identity: string, tool: string, hash: string, definition: Record<string, unknown>): ToolPin {
-    return this.db.transaction(() => {
-      this.stmt.insert.run(server, identity, tool, hash, JSON.stringify(definition), this.clock());
-      return toPin(this.stmt.one.get(server, identity, tool)!);
+  record(server: string, identity: string, changes: { pin: PinWrite[]; seen: Array<{ tool: string; seen: Omit<PinWrite, 'tool'> | undefined }> }): void {
+    if (changes.pin.length === 0 && changes.seen.length === 0) return;
+    const pins = changes.pin.map((p) => ({ ...p, json: JSON.stringify(p.definition) }));
+    const seen = changes.seen.map((s) => ({ tool: s.tool, hash: s.seen?.hash ?? null, json: s.seen ? JSON.stringify(s.seen.definition) : null }));
+    const now = this.clock();
+    this.db.transaction(() => {
+      for (const p of pins) this.stmt.insert.run(server, identity, p.tool, p.hash, p.json, now);
+      for (const s of seen) this.stmt.seen.run(s.hash, s.json, s.hash === null ? null : now, server, identity, s.tool);
     }).immediate();
-  }
-
-  noteSeen(server: string, identity: string, tool: string, seen: { hash: string; definition: Record<string, unknown> } | undefined): void {
-    if (!seen) this.stmt.seen.run(null, null, null, server, identity, tool);
-    else this.stmt.seen.run(seen.hash, JSON.stringify(seen.definition), this.clock(), server, identity, tool);
   }
 
   approve(server: string, identity: string, tool: string, expectedHash: string): boolean {
