@@ -31,6 +31,8 @@ export interface ServeOptions extends CommonOptions {
   logRequests?: boolean;
   logArguments?: boolean;
   enableOptimization?: boolean;
+  /** --pinning: overrides the pinning setting. */
+  pinning?: SwitchboardSettings['pinning'];
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
@@ -58,12 +60,14 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     store.close();
     throw new UsageError(`--toolset: no toolset named "${options.toolset}" in ${store.path}. Saved toolsets: ${known}.`);
   }
-  const gateway = gatewayFor(config, {}, { store, metrics: createMetricsRegistry() });
+  const gateway = gatewayFor(options.pinning ? { ...config, settings: { ...config.settings, pinning: options.pinning } } : config, {}, { store, metrics: createMetricsRegistry() });
   const settings = config.settings;
   gateway.limits = { ...settings.limits };
   gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
   await gateway.applyServers(config.servers);
   gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call
+  // `switchboard approve` in another process re-pins in the store: re-check listings, clients hear list_changed.
+  gateway.pins?.watch(1000, () => gateway.descriptionsChanged());
   if (options.enableOptimization || settings.optimization.enabled) gateway.optimization = optimizationHost(gateway, settings);
   // Promotions and reverts made from a terminal (`switchboard optimize ...`) reach clients live too.
   const stopPromotionWatch = gateway.descriptions instanceof DescriptionOverrides

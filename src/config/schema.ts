@@ -254,6 +254,8 @@ export const settingsSchema = z.strictObject({
   limits: limitsSettingsSchema.optional(),
   descriptions: descriptionsSettingsSchema.optional(),
   optimization: optimizationSettingsSchema.optional(),
+  // Definition pinning (issue #14 item 5; docs/security.md).
+  pinning: z.enum(['warn', 'strict', 'off']).optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -326,4 +328,5 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   }),
   descriptions: Object.freeze({}) as Record<string, Record<string, string>>,
   optimization: Object.freeze({ enabled: false, backends: Object.freeze([]) as unknown as OptimizationBackendSettings[], candidates: 4, repeats: 3, rule: Object.freeze({}) }),
+  pinning: 'warn',
 });

@@ -111,7 +111,11 @@ export interface SwitchboardSettings {
   /** Description overrides by server key and original tool name; they win over promotions. */
   descriptions: Record<string, Record<string, string>>;
   optimization: OptimizationSettings;
+  /** A tool whose definition changed since it was pinned: flagged (warn), hidden until approved (strict), or not checked (off). */
+  pinning: PinningMode;
 }
+
+export type PinningMode = 'warn' | 'strict' | 'off';
 
 // --- Client authentication and limits (issue #14) ---
 export interface ClientSettings {

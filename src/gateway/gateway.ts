@@ -8,6 +8,7 @@ import type { ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
 import type { DescriptionOverlay } from '../catalog/overlay.js';
+import type { DefinitionPins } from '../catalog/pinning.js';
 import type { OptimizationToolHost } from '../optimize/mcp-tools.js';
 import type { Connection, ConnectionStatus } from '../servers/connection.js';
 import { ServerPool } from '../servers/pool.js';
@@ -38,6 +39,8 @@ export interface GatewayServices {
   metrics?: MetricsRegistry;
   /** Description overrides and promotions, applied on every face (see src/optimize/overrides.ts). */
   descriptions?: DescriptionOverlay;
+  /** Definition pinning (src/catalog/pinning.ts); none: definitions are not checked. */
+  pins?: DefinitionPins;
 }
 
 export class Gateway {
@@ -62,6 +65,7 @@ export class Gateway {
   readonly toolsets: ToolsetService | undefined;
   readonly metrics: MetricsRegistry | undefined;
   readonly descriptions: DescriptionOverlay | undefined;
+  readonly pins: DefinitionPins | undefined;
   /** Search engines per catalog, learning from use, success-rate priors. */
   readonly search: ToolSearch;
   /** Records calls (store, Prometheus, in-memory per-tool stats), rolls up, checkpoints the WAL. */
@@ -80,6 +84,7 @@ export class Gateway {
     this.store = services.store;
     this.metrics = services.metrics;
     this.descriptions = services.descriptions;
+    this.pins = services.pins;
     this.calls = new CallRecorder({ store: this.store, registry: this.metrics, record: this.settings.recordCalls, log: this.log });
     this.search = new ToolSearch({ settings: this.settings.search, store: this.store, stats: this.calls.stats, log: this.log, serverDescription: (server) => this.pool.config(server)?.description, learningLimits: () => ({ quorum: this.limits.learningQuorum, perSession: this.limits.learnedQueriesPerSession, maxQueryLength: this.limits.maxQueryLength }) });
     this.router = new SessionRouter({
@@ -186,7 +191,7 @@ export class Gateway {
   catalogFor(profile: CapabilityProfile): Catalog {
     let catalog = this.catalogs.get(profile.key);
     if (!catalog) {
-      catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget }, { repository: this.store?.catalog, lazy: this.settings.lazy, overlay: this.descriptions });
+      catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget }, { repository: this.store?.catalog, lazy: this.settings.lazy, overlay: this.descriptions, pins: this.pins });
       const owner = catalog;
       catalog.on('changed', ({ server, kinds }) => this.router.queueListChanged(owner, server, kinds));
       this.catalogs.set(profile.key, catalog);

@@ -27,6 +27,7 @@ import type { ClientScope } from '../views/scope.js';
 import { CallGate, checkDepth, checkName } from './input-limits.js';
 import { isListedTool } from './listed-tool.js';
 import { scopeEntries } from './scope-filter.js';
+import { withheldResult } from '../catalog/pinning.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -385,6 +386,8 @@ export class GatewaySession {
   private async callNamedChecked(kind: 'tools' | 'prompts', request: JSONRPCRequest, params: Params, ctx: ServerContext, name: string): Promise<Result> {
     if (this.view.kind === 'server') {
       if (this.scope && kind === 'tools' && !this.scope.allowsTool(this.view.server, name)) return this.refused(`tool "${name}" of server "${this.view.server}"`);
+      const held = kind === 'tools' ? (await this.catalog()).withheld(name, this.view.server) : undefined;
+      if (held) return withheldResult(name, held);
       const connection = await this.connectionFor(this.view.server);
       if (kind === 'tools' && selectTools([{ name }], connection.config).length === 0) {
         throw new ProtocolError(-32602, `Tool "${name}" is disabled on server "${this.view.server}" (enabledTools / disabledTools in its configuration).`, { name, disabled: true });
@@ -403,6 +406,8 @@ export class GatewaySession {
       table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
       entry = table.resolve(name);
     }
+    const held = !entry && kind === 'tools' ? catalog.withheld(name) : undefined;
+    if (held) return this.scope && !this.scope.allowsTool(held.server, held.tool, name) ? this.refused(`tool "${name}"`) : withheldResult(name, held);
     if (!entry) {
       const noun = kind === 'tools' ? 'tool' : 'prompt';
       const suggestions = closeMatches(name, table.entries().map((e) => e.exposed));

@@ -316,6 +316,7 @@ describe('settings', () => {
       search: { learning: true, learningHalfLifeDays: 30, priors: true },
       descriptions: {},
       optimization: { enabled: false, backends: [], candidates: 4, repeats: 3, rule: {} },
+      pinning: 'warn',
       clients: [],
       limits: {
         maxInitializeBodyBytes: 1024 * 1024,
@@ -395,6 +396,7 @@ describe('settings', () => {
         learningQuorum: 3,
         requestsPerMinute: 100,
       },
+      pinning: 'strict',
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
     const partial = await load({ mcpServers: {}, switchboard: { resilience: { retry: { maxAttempts: 9 } } } });
