@@ -5,7 +5,8 @@ import type { JSONRPCRequest, ServerContext } from '@modelcontextprotocol/server
 import type { Catalog, Entry } from '../catalog/catalog.js';
 import type { NamedEntry } from '../catalog/naming.js';
 import type { CapabilityProfile } from '../servers/profile.js';
-import { snapshotOf, type MetaSnapshot } from '../views/meta-index.js';
+import { snapshotOf, type MetaSnapshot, type MetaTool } from '../views/meta-index.js';
+import type { ClientScope } from '../views/scope.js';
 import {
   META_TOOL_NAMES,
   TOOL_CAPABILITIES,
@@ -35,6 +36,8 @@ export interface MetaHost {
   readonly profile: CapabilityProfile;
   /** The session's id (links its searches to its later calls). */
   readonly id: string;
+  /** The authenticated client's scope: meta-tools find, count and name only what it allows. */
+  readonly scope: ClientScope | undefined;
   catalog(): Promise<Catalog>;
   resolveTool(catalog: Catalog, name: string): Promise<{ catalog: Catalog; entry: NamedEntry | undefined }>;
   forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result>;
@@ -44,19 +47,26 @@ function snapshot(gateway: Gateway, catalog: Catalog): MetaSnapshot {
   return snapshotOf(catalog, gateway.search.context);
 }
 
-/** The meta-tools (described from the live catalog), then the keepTools that exist. */
-export function metaToolList(gateway: Gateway, catalog: Catalog): Entry[] {
+/** The meta-tools (described from the live catalog, as far as the client's scope reaches), then the keepTools that exist. */
+export function metaToolList(gateway: Gateway, catalog: Catalog, scope?: ClientScope): Entry[] {
   const current = snapshot(gateway, catalog);
   const keep = new Set(gateway.meta.keepTools);
   const kept = catalog.tools().filter((t) => keep.has(t.name as string));
-  return [...metaToolDefinitions(summaryOf(current.tools, gateway.pool.keys())), ...kept];
+  const tools = scope ? current.tools.filter((t) => scope.allowsTool(t.server, t.originalName, t.key)) : current.tools;
+  return [...metaToolDefinitions(summaryOf(tools, scopedServers(gateway, scope))), ...kept];
+}
+
+function scopedServers(gateway: Gateway, scope: ClientScope | undefined): string[] {
+  const keys = gateway.pool.keys();
+  return scope ? keys.filter((key) => scope.allowsServer(key)) : keys;
 }
 
 function environment(host: MetaHost, catalog: Catalog, ctx?: ServerContext): MetaEnvironment {
   const search = host.gateway.search;
   return {
     snapshot: snapshot(host.gateway, catalog),
-    serverKeys: host.gateway.pool.keys(),
+    serverKeys: scopedServers(host.gateway, host.scope),
+    ...(host.scope && { visible: (tool: MetaTool) => host.scope!.allowsTool(tool.server, tool.originalName, tool.key) }),
     status: (server) => serverStatus(host, catalog, server),
     mode: search.defaultMode,
     prior: (tool) => search.prior(tool.server, tool.originalName),

@@ -150,7 +150,7 @@ export class GatewaySession {
           : this.isToolsetView()
             ? this.toolsetTools(catalog)
             : this.showsMetaTools(catalog)
-              ? metaToolList(this.gateway, catalog)
+              ? metaToolList(this.gateway, catalog, this.scope)
               : catalog.tools();
         const { items, nextCursor } = page('tools', tools, params.cursor, pageSize);
         return { tools: this.withMetrics(catalog, items, single), ...(nextCursor && { nextCursor }) };
@@ -451,6 +451,7 @@ export class GatewaySession {
     if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
       const entry = (await this.catalog()).promptTable.resolve(ref.name);
       if (!entry) throw new ProtocolError(-32602, `Unknown prompt: "${ref.name}"`, { name: ref.name });
+      if (this.scope && !this.scope.allowsServer(entry.serverKey)) throw new ProtocolError(-32602, this.scope.refusal(`prompt "${ref.name}"`), { name: ref.name, forbidden: true });
       const forwarded = { ...params, ref: { ...ref, name: entry.originalName } };
       return this.forward(await this.connectionFor(entry.serverKey), request, forwarded, ctx);
     }
@@ -458,6 +459,7 @@ export class GatewaySession {
       const catalog = await this.catalog();
       const owner = catalog.templateOwner(ref.uri) ?? catalog.resourceOwner(ref.uri) ?? this.soleResourceServer();
       if (!owner) throw new ProtocolError(-32602, `Unknown resource template: "${ref.uri}"`, { uri: ref.uri });
+      if (this.scope && !this.scope.allowsServer(owner)) throw new ProtocolError(-32602, this.scope.refusal(`resource "${ref.uri}"`), { uri: ref.uri, forbidden: true });
       return this.forward(await this.connectionFor(owner), request, params, ctx);
     }
     throw new ProtocolError(-32602, 'Invalid params: completion/complete needs ref.type "ref/prompt" with a name or "ref/resource" with a uri');

@@ -142,6 +142,8 @@ export interface MetaEnvironment {
   prior?: (tool: MetaTool) => number;
   /** Told what each query showed (learning from use). */
   onResults?: (query: string, shown: MetaTool[]) => void;
+  /** The tools this client may see (its scope); the others are never found, counted or named. */
+  visible?: (tool: MetaTool) => boolean;
 }
 
 function checkServer(env: MetaEnvironment, server: string | undefined): void {
@@ -160,7 +162,8 @@ export async function runDiscovery(env: MetaEnvironment, args: unknown): Promise
   checkCategory(input.category);
   const { snapshot } = env;
   const queries = (Array.isArray(input.query) ? input.query : [input.query]).map((q) => q.trim()).filter(Boolean);
-  const inScope = (t: MetaTool) => (!input.server || t.server === input.server) && (!input.category || t.category === input.category);
+  const visible = env.visible;
+  const inScope = (t: MetaTool) => (!input.server || t.server === input.server) && (!input.category || t.category === input.category) && (!visible || visible(t));
   let ranked: Array<{ tool: MetaTool; relevance: number }>;
   const notes = new Set<string>();
   let mode: string | undefined;
@@ -175,7 +178,7 @@ export async function runDiscovery(env: MetaEnvironment, args: unknown): Promise
         limit: input.maxResults,
         ...(env.mode && { mode: env.mode }),
         ...(input.server && { server: input.server }),
-        ...(input.category && { filter: inScope }),
+        ...((input.category || visible) && { filter: inScope }),
         ...(env.prior && { prior: env.prior }),
       });
       mode = found.mode;
@@ -224,7 +227,7 @@ export function runCapabilities(env: MetaEnvironment, args: unknown): Result {
   const input = parseArguments(capabilityArgs, args, TOOL_CAPABILITIES);
   checkServer(env, input.server);
   checkCategory(input.category);
-  const tools = env.snapshot.tools.filter((t) => (!input.server || t.server === input.server) && (!input.category || t.category === input.category));
+  const tools = env.snapshot.tools.filter((t) => (!input.server || t.server === input.server) && (!input.category || t.category === input.category) && (!env.visible || env.visible(t)));
   const byCategory = new Map<string, MetaTool[]>();
   for (const tool of tools) byCategory.set(tool.category, [...(byCategory.get(tool.category) ?? []), tool]);
   const categories = [...byCategory]

@@ -125,6 +125,42 @@ describe('client authentication', () => {
     }
   });
 
+  it('meta mode and completion keep to the scope: discovery, capabilities and the meta-tool summary never show what a client may not use', async () => {
+    const config = await writeConfig(
+      { everything: npmServer('everything'), other: npmServer('everything') },
+      { clients: [{ name: 'bot', tokenEnv: 'SB_BOT_TOKEN', servers: ['everything'], tools: ['everything.echo', 'everything.get-sum'] }] },
+    );
+    const gateway = await startHttpGateway(config, ['--mode', 'meta'], { SB_BOT_TOKEN: 'bot-token-value-1234567890' });
+    try {
+      const bot = await connectWith(gateway.url, 'bot-token-value-1234567890');
+      const listed = (await bot.client.listTools()).tools;
+      expect(listed.map((t) => t.name).sort()).toEqual(['tool_capabilities', 'tool_discovery', 'tool_execute']);
+      // The summary in the meta-tools' descriptions counts the scope only: no other server named.
+      expect(JSON.stringify(listed)).not.toContain('other');
+      const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]!.text);
+      const found = JSON.parse(text(await bot.client.callTool({ name: 'tool_discovery', arguments: { query: 'print the environment variables', maxResults: 10 } }))) as { tools: Array<{ toolKey: string }> };
+      expect(found.tools.map((t) => t.toolKey)).not.toContain('everything_get-env');
+      expect(found.tools.every((t) => ['everything_echo', 'everything_get-sum'].includes(t.toolKey))).toBe(true);
+      const all = JSON.parse(text(await bot.client.callTool({ name: 'tool_discovery', arguments: { query: ['echo a message', 'sum two numbers', 'environment variables', 'tiny image', 'long running operation', 'annotated message'], maxResults: 50 } }))) as { tools: Array<{ toolKey: string }> };
+      expect(all.tools.map((t) => t.toolKey).sort()).toEqual(['everything_echo', 'everything_get-sum']);
+      const capabilities = JSON.parse(text(await bot.client.callTool({ name: 'tool_capabilities', arguments: {} }))) as { totalTools: number; servers: Array<{ server: string }> };
+      expect(capabilities.totalTools).toBe(2);
+      expect(capabilities.servers.map((s) => s.server)).toEqual(['everything']);
+      // A refusal either way: a tool error or a JSON-RPC error, never a result from the other server.
+      const attempt = (name: string, args: Record<string, unknown>) => bot.client.callTool({ name, arguments: args }).then((r) => (r.isError ? text(r) : `answered: ${text(r)}`), (error: Error) => error.message);
+      expect(await attempt('tool_discovery', { query: 'echo', server: 'other' })).toContain('No server "other"');
+      expect(await attempt('tool_execute', { toolKey: 'other_echo', arguments: { message: 'x' } })).not.toContain('answered');
+      // Completion of an out-of-scope server's prompt is refused, never forwarded.
+      const completion = await bot.client.complete({ ref: { type: 'ref/prompt', name: 'other_completable-prompt' }, argument: { name: 'department', value: 'E' } }).then(() => 'answered', (error: Error) => error.message);
+      expect(completion).toContain('Client "bot" may not use prompt "other_completable-prompt"');
+      const own = await bot.client.complete({ ref: { type: 'ref/prompt', name: 'everything_completable-prompt' }, argument: { name: 'department', value: 'E' } });
+      expect(own.completion.values.length).toBeGreaterThan(0);
+      await bot.client.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('without clients: state-changing admin routes need a token unless unauthenticatedAdmin is set (loopback only)', async () => {
     let gateway: RunningGateway = await startHttpGateway(await writeConfig({ everything: npmServer('everything') }));
     try {
