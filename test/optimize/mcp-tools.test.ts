@@ -2,17 +2,14 @@
 // only with --enable-optimization; candidates linted on arrival; an evaluation stored with its decision; a refused
 // promotion naming its condition; a forced promotion reaching another client live (list_changed) and a revert.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHttp, npmServer, startHttpGateway, waitFor, writeConfig, type ConnectedClient } from '../helpers/gateway.js';
+import { connectHttp, npmServer, startHttpGateway, waitFor, writeConfig } from '../helpers/gateway.js';
+import { callTool } from './tool-call.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => undefined);
 });
-
-async function call(c: ConnectedClient, name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; value: Record<string, unknown>; text: string }> {
-  const result = (await c.client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };
-  return { isError: result.isError, value: result.structuredContent ?? {}, text: result.content[0].text };
-}
+const call = callTool;
 
 describe('optimization tools on /gateway/mcp', () => {
   it('let a client drive the loop, and a promotion reaches other clients live', async () => {

@@ -5,17 +5,14 @@
 // send the whole tool list with the evaluated description swapped in, read the tool_use back, and store the runs
 // under the model the client reported. A client without sampling.tools gets a clear refusal.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHttp, newClient, npmServer, startHttpGateway, writeConfig, type ConnectedClient } from '../helpers/gateway.js';
+import { connectHttp, newClient, npmServer, startHttpGateway, writeConfig } from '../helpers/gateway.js';
+import { callTool } from './tool-call.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => undefined);
 });
-
-async function call(c: ConnectedClient, name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; value: Record<string, unknown>; text: string }> {
-  const result = (await c.client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };
-  return { isError: result.isError, value: result.structuredContent ?? {}, text: result.content[0].text };
-}
+const call = callTool;
 
 type SamplingParams = { messages: Array<{ content: { type: string; text?: string } }>; systemPrompt?: string; tools?: Array<{ name: string; description?: string }> };
 
