@@ -12,7 +12,7 @@ import type { ServerConfig } from '../config/index.js';
 import { moduleLogger, type Logger } from '../logging/logger.js';
 import type { CapabilityProfile } from './profile.js';
 import { buildTransport } from './transport.js';
-import { fromClientError, serverTimeout, serverUnavailable } from './errors.js';
+import { fromClientError, requestCancelled, serverTimeout, serverUnavailable } from './errors.js';
 import { RetrySchedule } from './retry-schedule.js';
 import { StderrTail } from './stderr-tail.js';
 import { serverRedactor } from './secrets.js';
@@ -374,7 +374,9 @@ export class Connection extends EventEmitter {
       this.proveAlive();
       return result;
     } catch (error) {
-      if (timedOut.signal.aborted && !outer?.aborted) {
+      // The SDK reports an aborted request as a timeout: the client's own cancel is no fault of the server.
+      if (outer?.aborted) throw requestCancelled(this.key, method);
+      if (timedOut.signal.aborted) {
         if (this.client === client) this.setState('degraded');
         throw serverTimeout(this.key, method, timeout);
       }
@@ -398,7 +400,8 @@ export class Connection extends EventEmitter {
       this.proveAlive();
       return result;
     } catch (error) {
-      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && !signal?.aborted) {
+      if (signal?.aborted) throw requestCancelled(this.key, method); // reported by the SDK as a timeout
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         if (this.client === client) this.setState('degraded');
         throw serverTimeout(this.key, method, timeout);
       }

@@ -57,6 +57,16 @@ export function isServerFault(error: unknown): boolean {
  * everything the SDK client raises (timeout, closed connection, transport failure) as SERVER_TIMEOUT
  * or SERVER_UNAVAILABLE naming the server.
  */
+/**
+ * The client gave up on the request (its signal aborted): an AbortError, which is never the server's fault (the
+ * circuit breaker does not count it) and which the SDK does not answer (the client no longer waits).
+ */
+export function requestCancelled(serverKey: string, method: string): Error {
+  const error = new Error(`${method} to server "${serverKey}" was cancelled by the client`);
+  error.name = 'AbortError';
+  return error;
+}
+
 export function fromClientError(serverKey: string, error: unknown, method: string, timeoutMs: number, down: { lastError?: string; downSince?: Date }): unknown {
   if (error instanceof ClientProtocolError) return error;
   if (error instanceof SdkError) {

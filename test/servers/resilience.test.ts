@@ -187,6 +187,27 @@ describe('resilience against faulty servers', () => {
     await shutdownLeavesNothing(connected);
   });
 
+  it('calls the client cancels are not the server\'s fault: they are cancelled downstream and the circuit stays closed', async () => {
+    const connected = await gatewayWith(fault());
+    expect((await call(connected.client, 'bad_ok', { text: 'up' })).content[0].text).toBe('ok: up');
+    // More cancels than the breaker's threshold (3), on the plain path and on the path that follows progress.
+    const received = () => (connected.log!.text().match(/hang: request \S+ will never be answered/g) ?? []).length;
+    for (const onprogress of [undefined, undefined, () => undefined, () => undefined]) {
+      const controller = new AbortController();
+      const before = received();
+      const pending = call(connected.client, 'bad_hang', {}, { signal: controller.signal, ...(onprogress && { onprogress }) }).then(() => 'answered', () => 'cancelled');
+      // Cancel once the server has the call (a cancel before it was forwarded never reaches the server).
+      await waitFor(() => received() > before, 'the server to receive the call');
+      controller.abort('the user pressed Esc');
+      expect(await pending).toBe('cancelled');
+    }
+    await waitFor(() => (connected.log!.text().match(/cancelled \d+/g) ?? []).length >= 4, 'the server to receive every notifications/cancelled');
+    const started = Date.now();
+    expect((await call(connected.client, 'bad_ok', { text: 'still closed' })).content[0].text).toBe('ok: still closed');
+    expect(Date.now() - started).toBeLessThan(1500);
+    await shutdownLeavesNothing(connected);
+  });
+
   it('opens the circuit after repeated failures, fails fast with a retry hint, and closes after a good probe', async () => {
     const connected = await gatewayWith(fault());
     // Three timeouts in a row are three server faults: the circuit opens. (A crash that is
