@@ -60,6 +60,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   private readonly log = moduleLogger('catalog');
   /** Each server's tools as listed, before the description overlay. */
   private readonly canonicalTools = new Map<string, Entry[]>();
+  /** Servers still on their first listing when a client was answered without them: their arrival is announced. */
+  private readonly owed = new Set<string>();
 
   constructor(
     private readonly pool: ServerPool,
@@ -80,6 +82,24 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     const live = missing.filter((k) => !this.fromCache(k));
     if (live.length < missing.length) this.invalidate();
     await Promise.all(live.map((k) => this.refresh(k, LIST_KINDS, { quiet: true })));
+  }
+
+  /**
+   * Like ensure, but returns after `boundMs` at the latest: a client's listing never waits on the
+   * slowest server. Servers still on their first listing then are left out of that answer and
+   * announced (`changed`, so clients hear list_changed) when they arrive; later listings do not
+   * wait for them again. Returns the servers left out.
+   */
+  async ensureWithin(keys: string[] = this.pool.keys(), boundMs: number): Promise<string[]> {
+    const waited = keys.filter((k) => !this.owed.has(k));
+    const done = this.ensure(waited).then(() => false);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), boundMs)));
+    const late = await Promise.race([done, bound]);
+    clearTimeout(timer);
+    const missing = keys.filter((k) => !this.listings.has(k));
+    if (late) for (const key of missing) this.owed.add(key);
+    return missing;
   }
 
   /**
@@ -108,6 +128,11 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     return true;
   }
 
+  /** Configured servers with no listing yet (their first one is still running, or never started). */
+  unlisted(): string[] {
+    return this.pool.keys().filter((key) => !this.listings.has(key));
+  }
+
   /** Servers whose listing came from the cache (they have not been started for this catalog). */
   cachedServers(): string[] {
     return this.ordered().filter(([, listing]) => listing.cached).map(([key]) => key);
@@ -123,6 +148,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     if (!previous) return;
     this.listings.delete(key);
     this.canonicalTools.delete(key);
+    this.owed.delete(key);
     this.invalidate();
     const kinds = LIST_KINDS.filter((k) => previous[k].length > 0);
     if (kinds.length) this.emit('changed', { server: key, kinds });
@@ -169,10 +195,12 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     }
     if (!this.pool.has(key)) return; // removed while listing
     this.listings.set(key, next);
+    // A client answered without this server (it was still starting) hears of it now.
+    const owed = this.owed.delete(key);
     const changed = LIST_KINDS.filter((k) => JSON.stringify(previous[k]) !== JSON.stringify(next[k]));
     if (changed.length) {
       this.invalidate();
-      if (!(quiet && first)) this.emit('changed', { server: key, kinds: changed });
+      if (!(quiet && first) || owed) this.emit('changed', { server: key, kinds: changed });
     }
   }
 
