@@ -91,7 +91,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
    * wait for them again. Returns the servers left out.
    */
   async ensureWithin(keys: string[] = this.pool.keys(), boundMs: number): Promise<string[]> {
-    const waited = keys.filter((k) => !this.owed.has(k));
+    // A server already announced as coming is not waited for again while its first listing runs.
+    const waited = keys.filter((k) => !(this.owed.has(k) && this.pending.has(k)));
     const done = this.ensure(waited).then(() => false);
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), boundMs)));
