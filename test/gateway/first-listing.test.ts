@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectHttp, connectStdio, fixtureServer, newClient, npmServer, startHttpGateway, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
 import { post, INITIALIZE_PARAMS } from '../helpers/wire.js';
+import { runCliJson } from '../cli/run-cli.js';
 
 const LIST_TIMEOUT_MS = 3000; // the default; set explicitly so the bound the test checks is the one configured
 /** Slack over the bound for a loaded machine (the answer itself is cheap). */
@@ -74,6 +75,17 @@ describe('the first listing, bounded', () => {
       await connected.close();
       await gateway.close();
     }
+  });
+
+  it('switchboard servers reports the hanging, garbage and exiting servers with their reasons (exit 1)', { timeout: 60_000 }, async () => {
+    const { memory, hang, garbage, exits } = await mixedServers();
+    const config = await writeConfig({ memory, hang, garbage, exits });
+    const servers = await runCliJson<Array<{ key: string; state: string; lastError: string | null }>>(['servers', '--json', '--config', config], path.join(path.dirname(config), 'data'), 1);
+    const byKey = new Map(servers.map((s) => [s.key, s]));
+    expect(byKey.get('memory')!.lastError).toBeNull();
+    for (const key of ['hang', 'garbage', 'exits']) expect(byKey.get(key)).toMatchObject({ state: 'failed', lastError: expect.any(String) });
+    expect(byKey.get('garbage')!.lastError).toMatch(/no answer to initialize within \d+ ms/);
+    expect(byKey.get('exits')!.lastError).toMatch(/exited with code 3/);
   });
 
   it('stdio: the first listing is bounded too and the slow server is announced', { timeout: 60_000 }, async () => {
