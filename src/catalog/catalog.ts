@@ -12,6 +12,7 @@ import type { CatalogRepository } from '../store/index.js';
 import { buildNameTable, type NameTable, type NamedEntry } from './naming.js';
 import { repairNamed, repairTools, selectTools } from './repair.js';
 import type { DescriptionOverlay } from './overlay.js';
+import { markFlagged, type DefinitionPins, type PinFlag } from './pinning.js';
 
 export type Entry = Record<string, unknown>;
 export const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
@@ -36,6 +37,8 @@ export interface CatalogOptions {
   lazy?: boolean;
   /** Description overrides and promotions, applied to every listing of tools (see overlay.ts). */
   overlay?: DescriptionOverlay;
+  /** Definition pinning: changed tools are flagged or withheld (see pinning.ts). */
+  pins?: DefinitionPins;
 }
 
 export interface NamingSettings {
@@ -62,6 +65,10 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   private readonly canonicalTools = new Map<string, Entry[]>();
   /** Servers still on their first listing when a client was answered without them: their arrival is announced. */
   private readonly owed = new Set<string>();
+  /** Tools withheld by strict pinning, per server, by original name. */
+  private readonly withheldTools = new Map<string, Map<string, PinFlag>>();
+  /** Exposed names as they would be with the withheld tools listed (built only to explain a refused call). */
+  private fullToolNames: NameTable | undefined;
 
   constructor(
     private readonly pool: ServerPool,
@@ -150,6 +157,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     this.listings.delete(key);
     this.canonicalTools.delete(key);
     this.owed.delete(key);
+    this.withheldTools.delete(key);
     this.invalidate();
     const kinds = LIST_KINDS.filter((k) => previous[k].length > 0);
     if (kinds.length) this.emit('changed', { server: key, kinds });
@@ -182,6 +190,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
         next[kind] = kind === 'tools' ? selectTools(repaired.items, connection.config) : repaired.items;
         next.warnings.push(...repaired.warnings);
       }
+      // Stopped while listing (released): what was read may be partial; keep the last listing.
+      if (connection.state === 'stopped') return;
       next.listedAt = new Date();
       next.cached = false;
       for (const warning of next.warnings) this.log.warn({ server: key }, warning);
@@ -193,6 +203,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
       next.error = (error as Error).message;
       for (const kind of LIST_KINDS) next[kind] = [];
       this.canonicalTools.set(key, []);
+      this.withheldTools.delete(key);
     }
     if (!this.pool.has(key)) return; // removed while listing
     this.listings.set(key, next);
@@ -205,17 +216,46 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     }
   }
 
-  /** Remembers a server's canonical tools and returns what clients see (the overlay applied). */
+  /**
+   * Remembers a server's canonical tools and returns what clients see: checked against their pinned
+   * definitions (withheld or flagged when changed), then the overlay applied.
+   */
   private overlaid(key: string, canonical: Entry[]): Entry[] {
     this.canonicalTools.set(key, canonical);
+    const review = this.options.pins?.review(key, this.pool.config(key), canonical);
+    if (review?.hidden.size) this.withheldTools.set(key, review.hidden);
+    else this.withheldTools.delete(key);
+    const visible = review?.hidden.size ? canonical.filter((t) => !review.hidden.has(t.name as string)) : canonical;
     const overlay = this.options.overlay;
-    if (!overlay) return canonical;
-    try {
-      return overlay.apply(key, canonical);
-    } catch (error) {
-      this.log.error({ server: key, err: (error as Error).message }, 'description overrides could not be applied; serving the canonical descriptions');
-      return canonical;
+    let tools = visible;
+    if (overlay) {
+      try {
+        tools = overlay.apply(key, visible);
+      } catch (error) {
+        this.log.error({ server: key, err: (error as Error).message }, 'description overrides could not be applied; serving the canonical descriptions');
+      }
     }
+    return review ? markFlagged(tools, review.flagged) : tools;
+  }
+
+  /** Every tool withheld by strict pinning now, in server order. */
+  withheldList(): PinFlag[] {
+    return this.ordered().flatMap(([key]) => [...(this.withheldTools.get(key)?.values() ?? [])]);
+  }
+
+  /**
+   * A tool withheld by strict pinning, by original name on a server, or (server omitted) by the exposed
+   * name it has when listed; undefined when the tool is not withheld.
+   */
+  withheld(name: string, server?: string): PinFlag | undefined {
+    if (this.withheldTools.size === 0) return undefined;
+    if (server !== undefined) return this.withheldTools.get(server)?.get(name);
+    this.fullToolNames ??= buildNameTable(
+      this.ordered().flatMap(([serverKey]) => (this.canonicalTools.get(serverKey) ?? []).map((e) => ({ serverKey, originalName: e.name as string }))),
+      { separator: this.naming.separator, budget: this.naming.budget, prefix: true },
+    );
+    const entry = this.fullToolNames.resolve(name);
+    return entry && this.withheldTools.get(entry.serverKey)?.get(entry.originalName);
   }
 
   /** The server's tools as it listed them (no overrides), if listed. */
@@ -256,6 +296,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
 
   private invalidate(): void {
     this.toolNames = undefined;
+    this.fullToolNames = undefined;
     this.promptNames = undefined;
     this.templates = undefined;
     this.merged = {};

@@ -8,6 +8,8 @@ import { Gateway, type GatewayServices } from '../gateway/gateway.js';
 import { openDatabase, type OpenDatabaseOptions, type Store } from '../store/index.js';
 import { createRootLogger, type Logger } from '../logging/logger.js';
 import { DescriptionOverrides } from '../optimize/overrides.js';
+import { DefinitionPins } from '../catalog/pinning.js';
+import { moduleLogger } from '../logging/logger.js';
 import { startRunLogging } from '../logging/run-log.js';
 import type { LevelWithSilent } from 'pino';
 
@@ -104,5 +106,9 @@ export function gatewayFor(config: LoadedConfig, overrides: GatewayOverrides = {
     recordCalls: s.recordCalls,
     includeMetrics: s.includeMetrics,
     search: s.search,
-  }, { descriptions: new DescriptionOverrides({ repository: services.store?.optimize, descriptions: s.descriptions }), ...services });
+  }, {
+    descriptions: new DescriptionOverrides({ repository: services.store?.optimize, descriptions: s.descriptions }),
+    ...(services.store && { pins: new DefinitionPins({ repository: services.store.pins, mode: s.pinning, log: moduleLogger('pinning') }) }),
+    ...services,
+  });
 }

@@ -35,6 +35,7 @@ export function buildProgram(): Command {
     .option('--log-requests', 'one log line per request and response: ids, server, tool, duration, status, sizes (setting logRequests)')
     .option('--log-arguments', 'with --log-requests: argument values too, secrets redacted (setting logArguments)')
     .option('--enable-optimization', 'serve the description-optimization tools on /gateway/mcp (default off; promotions apply either way)')
+    .addOption(new Option('--pinning <mode>', 'tools whose definition changed since first seen: flagged (warn), hidden until `switchboard approve` (strict), or not checked (off) (default: the "pinning" setting, else warn)').choices(['warn', 'strict', 'off']))
     .action((opts) => import('./serve.js').then((m) => m.serveCommand(opts)));
 
   common(program.command('logs'))
@@ -168,6 +169,15 @@ export function buildProgram(): Command {
     .option('--tools <globs>', 'comma-separated tool globs (server.tool or exposed name) the client may call (default: all)')
     .description('make a new client token: printed once on stdout; only its hash is stored')
     .action((client, opts) => import('./token.js').then((m) => m.tokenCreateCommand(client, opts)));
+
+  common(program.command('approve'))
+    .argument('<server>', 'server key')
+    .argument('[tool]', "the tool's original name (default: every changed tool of the server)")
+    .description('show the diff of tool definitions that changed since they were pinned, and pin the new ones (see docs/security.md)')
+    .option('--dry-run', 'show the diffs only')
+    .option('-y, --yes', 'do not ask (a terminal is asked; pipes are not)')
+    .option('--json', 'print JSON')
+    .action((server, tool, opts) => import('./approve.js').then((m) => m.approveCommand(server, tool, opts)));
 
   return program;
 }

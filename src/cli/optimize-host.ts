@@ -23,7 +23,7 @@ export function optimizationHost(gateway: Gateway, settings: SwitchboardSettings
   return {
     optimizer,
     rule,
-    backend: (name) => createBackend(settings.optimization.backends, name ?? 'retrieval'),
+    backend: (name, context) => createBackend(settings.optimization.backends, name ?? 'retrieval', undefined, context),
     async canonicalTools(server) {
       if (!gateway.pool.has(server)) throw new Error(`no server "${server}"; configured: ${gateway.pool.keys().join(', ')}`);
       const catalog = gateway.catalogFor(BARE_PROFILE);

@@ -12,6 +12,7 @@ import { UsageError } from './inventory.js';
 import { reportStartProgress } from './progress.js';
 import { JournaledMetricsRepository } from '../store/index.js';
 import { DescriptionOverrides } from '../optimize/overrides.js';
+import { watchPromotions } from '../optimize/promotion-watch.js';
 import { optimizationHost } from './optimize-host.js';
 import type { SwitchboardSettings } from '../config/index.js';
 import { ClientRegistry } from '../http/clients.js';
@@ -30,6 +31,8 @@ export interface ServeOptions extends CommonOptions {
   logRequests?: boolean;
   logArguments?: boolean;
   enableOptimization?: boolean;
+  /** --pinning: overrides the pinning setting. */
+  pinning?: SwitchboardSettings['pinning'];
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
@@ -57,13 +60,27 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     store.close();
     throw new UsageError(`--toolset: no toolset named "${options.toolset}" in ${store.path}. Saved toolsets: ${known}.`);
   }
-  const gateway = gatewayFor(config, {}, { store, metrics: createMetricsRegistry() });
+  const gateway = gatewayFor(options.pinning ? { ...config, settings: { ...config.settings, pinning: options.pinning } } : config, {}, { store, metrics: createMetricsRegistry() });
   const settings = config.settings;
   gateway.limits = { ...settings.limits };
   gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
   await gateway.applyServers(config.servers);
   gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call
+  // `switchboard approve` in another process re-pins in the store: re-check listings, clients hear list_changed.
+  gateway.pins?.watch(1000, () => gateway.descriptionsChanged());
   if (options.enableOptimization || settings.optimization.enabled) gateway.optimization = optimizationHost(gateway, settings);
+  // Promotions and reverts made from a terminal (`switchboard optimize ...`) reach clients live too.
+  const stopPromotionWatch = gateway.descriptions instanceof DescriptionOverrides
+    ? watchPromotions({
+        repository: store.optimize,
+        overrides: gateway.descriptions,
+        onChanged: (servers) => {
+          log.info({ servers }, 'promotions changed in the store; descriptions re-applied');
+          gateway.descriptionsChanged(servers);
+        },
+        onError: (error) => log.warn({ err: error.message }, 'could not read the promotions from the store'),
+      })
+    : () => undefined;
   reportStartProgress(gateway.pool, log);
   void gateway
     .warmUp(config.settings.preconnect)
@@ -115,6 +132,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     const force = setTimeout(() => process.exit(code || 1), code ? 3_000 : 10_000);
     force.unref();
     await watcher.close().catch(() => undefined);
+    stopPromotionWatch();
     await closeFace().catch(() => undefined);
     await gateway.close().catch((error: Error) => log.error({ err: error.message }, 'stopping the servers failed'));
     store.close();

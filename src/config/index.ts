@@ -28,5 +28,6 @@ export type {
   ClientSettings,
   LimitSettings,
   OptimizationSettings,
+  PinningMode,
   OptimizationBackendSettings,
 } from './types.js';

@@ -182,7 +182,7 @@ const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be
 /** One evaluation/generation backend: a model endpoint, the claude CLI, or the offline retrieval backend. */
 export const optimizationBackendSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, { message: 'must be 1 to 40 characters from A-Z a-z 0-9 _ . -' }),
-  type: z.enum(['retrieval', 'openai', 'anthropic', 'claude-code']),
+  type: z.enum(['retrieval', 'openai', 'anthropic', 'claude-code', 'sampling']),
   baseUrl: z.string().regex(/^https?:\/\/[^\s]+$/, { message: 'must be an http:// or https:// URL' }).optional(),
   model: z.string().min(1).optional(),
   apiKeyEnv: envName.optional(),
@@ -255,6 +255,8 @@ export const settingsSchema = z.strictObject({
   limits: limitsSettingsSchema.optional(),
   descriptions: descriptionsSettingsSchema.optional(),
   optimization: optimizationSettingsSchema.optional(),
+  // Definition pinning (issue #14 item 5; docs/security.md).
+  pinning: z.enum(['warn', 'strict', 'off']).optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -328,4 +330,5 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   }),
   descriptions: Object.freeze({}) as Record<string, Record<string, string>>,
   optimization: Object.freeze({ enabled: false, backends: Object.freeze([]) as unknown as OptimizationBackendSettings[], candidates: 4, repeats: 3, rule: Object.freeze({}) }),
+  pinning: 'warn',
 });

@@ -113,7 +113,11 @@ export interface SwitchboardSettings {
   /** Description overrides by server key and original tool name; they win over promotions. */
   descriptions: Record<string, Record<string, string>>;
   optimization: OptimizationSettings;
+  /** A tool whose definition changed since it was pinned: flagged (warn), hidden until approved (strict), or not checked (off). */
+  pinning: PinningMode;
 }
+
+export type PinningMode = 'warn' | 'strict' | 'off';
 
 // --- Client authentication and limits (issue #14) ---
 export interface ClientSettings {
@@ -171,7 +175,7 @@ export interface OptimizationSettings {
 
 export interface OptimizationBackendSettings {
   name: string;
-  type: 'retrieval' | 'openai' | 'anthropic' | 'claude-code';
+  type: 'retrieval' | 'openai' | 'anthropic' | 'claude-code' | 'sampling';
   baseUrl?: string;
   model?: string;
   /** NAME of the environment variable holding the API key. */

@@ -4,19 +4,19 @@
 // (notifications, list_changed, reverse requests) is routed by session-router.ts.
 import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
-import type { SearchSettings, ServerConfig } from '../config/index.js';
+import type { ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
 import type { DescriptionOverlay } from '../catalog/overlay.js';
+import type { DefinitionPins } from '../catalog/pinning.js';
 import type { OptimizationToolHost } from '../optimize/mcp-tools.js';
-import { DEFAULT_RESILIENCE, type Connection, type ConnectionStatus, type ResilienceOptions } from '../servers/connection.js';
+import type { Connection, ConnectionStatus } from '../servers/connection.js';
 import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import type { CallRecord, Store } from '../store/index.js';
 import { ToolMetricsAnnotator } from './tool-metrics.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { CallRecorder } from '../metrics/call-recorder.js';
-import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import { GatewaySession, GATEWAY_CAPABILITIES, logSeverity } from './session.js';
 import { SubscriptionRegistry } from './subscriptions.js';
 import { fallbacksFor, recommend, type Recommendation } from './recommendations.js';
@@ -25,11 +25,14 @@ import { viewIncludes, type View } from './view.js';
 import type { FallbackSuggestion } from '../views/fallbacks.js';
 import { ToolSearch } from './tool-search.js';
 import { SessionRouter } from './session-router.js';
+import { ConnectionReleaser } from './connection-release.js';
+import { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 import { DEFAULT_LIMITS } from './input-limits.js';
 import { HandshakeCache } from './handshakes.js';
 import type { LimitSettings } from '../config/index.js';
 
 export const VERSION = '0.1.0';
+export { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 
 /** What the gateway keeps outside memory; both optional (tests and tools may run without). */
 export interface GatewayServices {
@@ -37,60 +40,9 @@ export interface GatewayServices {
   metrics?: MetricsRegistry;
   /** Description overrides and promotions, applied on every face (see src/optimize/overrides.ts). */
   descriptions?: DescriptionOverlay;
+  /** Definition pinning (src/catalog/pinning.ts); none: definitions are not checked. */
+  pins?: DefinitionPins;
 }
-
-export interface GatewaySettings {
-  separator: string;
-  nameBudget: number;
-  requestTimeoutMs: number;
-  listChangedDebounceMs: number;
-  /** Listings (and a per-server endpoint's initialize) wait at most this long for servers still starting. */
-  listTimeoutMs: number;
-  /** A session's own connections stop after this long without activity (0: only when it ends); they start again on use. */
-  isolatedIdleMs: number;
-  pageSize: number;
-  resilience: ResilienceOptions;
-  /** Start servers on first use; list them from the store's cache until then. */
-  lazy: boolean;
-  /** Record every tool call in the store. */
-  recordCalls: boolean;
-  /** Listed tools carry their call metrics in `_meta` (needs the store). */
-  includeMetrics: boolean;
-  /** Tool search: modes, embeddings, learning from use, priors. */
-  search: SearchSettings;
-}
-
-export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
-  separator: '_',
-  nameBudget: 48,
-  requestTimeoutMs: 60_000,
-  listChangedDebounceMs: 100,
-  listTimeoutMs: 3000,
-  isolatedIdleMs: 5 * 60 * 1000,
-  pageSize: DEFAULT_PAGE_SIZE,
-  resilience: DEFAULT_RESILIENCE,
-  lazy: true,
-  recordCalls: true,
-  includeMetrics: false,
-  search: { learning: true, learningHalfLifeDays: 30, priors: true },
-};
-
-/** Meta mode, auto mode and fallback suggestions (see docs/meta-mode.md). */
-export interface MetaSettings {
-  /** Exposed names always listed directly next to the meta-tools. */
-  keepTools: string[];
-  /** Auto mode: passthrough up to this many exposed tools, meta above. */
-  maxTools: number;
-  /** At most this many fallback suggestions on a failed tool call. */
-  maxFallbacks: number;
-  /** Tokens of a passthrough tools/list above which serve warns (reported by /api/tokens). */
-  tokenBudget: number;
-  /** A failed call is retried once with the first fallback suggestion (same arguments). */
-  autoRetryFallback: boolean;
-}
-
-export const DEFAULT_META_SETTINGS: MetaSettings = { keepTools: [], maxTools: 40, maxFallbacks: 3, tokenBudget: 20_000, autoRetryFallback: false };
-
 
 export class Gateway {
   readonly pool: ServerPool;
@@ -106,22 +58,21 @@ export class Gateway {
   /** The server list last applied (with tool-selection overrides), and the overrides by key. */
   private configured: ServerConfig[] = [];
   private readonly toolSelections = new Map<string, { enabledTools?: string[]; disabledTools?: string[] }>();
-  /** Connections being stopped after their last session ended; close() waits for them. */
-  private readonly releasing = new Set<Promise<void>>();
+  /** Stops connections no session needs (last session gone, idle, unused shared). */
+  private readonly releaser: ConnectionReleaser;
 
   readonly store: Store | undefined;
   /** Saved and equipped toolsets (needs the store). */
   readonly toolsets: ToolsetService | undefined;
   readonly metrics: MetricsRegistry | undefined;
   readonly descriptions: DescriptionOverlay | undefined;
+  readonly pins: DefinitionPins | undefined;
   /** Search engines per catalog, learning from use, success-rate priors. */
   readonly search: ToolSearch;
   /** Servers' initialize answers, remembered so per-server endpoints open sessions without starting them. */
   readonly handshakes: HandshakeCache;
   /** Records calls (store, Prometheus, in-memory per-tool stats), rolls up, checkpoints the WAL. */
   readonly calls: CallRecorder;
-  /** Stops idle sessions' own connections (see isolatedIdleMs). */
-  private readonly idleTimer: NodeJS.Timeout | undefined;
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
   readonly toolMetrics: ToolMetricsAnnotator | undefined;
   /** Optimization tools on /gateway/mcp; set by serve when optimization is enabled. */
@@ -136,6 +87,7 @@ export class Gateway {
     this.store = services.store;
     this.metrics = services.metrics;
     this.descriptions = services.descriptions;
+    this.pins = services.pins;
     this.calls = new CallRecorder({ store: this.store, registry: this.metrics, record: this.settings.recordCalls, log: this.log });
     this.search = new ToolSearch({ settings: this.settings.search, store: this.store, stats: this.calls.stats, log: this.log, serverDescription: (server) => this.pool.config(server)?.description, learningLimits: () => ({ quorum: this.limits.learningQuorum, perSession: this.limits.learnedQueriesPerSession, maxQueryLength: this.limits.maxQueryLength }) });
     this.router = new SessionRouter({
@@ -163,11 +115,15 @@ export class Gateway {
       if (catalog && (again || listing?.error || listing?.cached)) void catalog.refresh(connection.key);
     });
     this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, this.serverState(connection.key)));
-    const idleMs = this.settings.isolatedIdleMs;
-    if (idleMs > 0) {
-      this.idleTimer = setInterval(() => this.releaseIdleOwned(), Math.max(250, Math.min(60_000, Math.floor(idleMs / 2))));
-      this.idleTimer.unref();
-    }
+    this.releaser = new ConnectionReleaser({
+      pool: this.pool,
+      sessions: () => this.sessions,
+      catalogs: this.catalogs,
+      subscriptions: this.subscriptions,
+      pinned: this.pinned,
+      isolatedIdleMs: this.settings.isolatedIdleMs,
+      log: this.log,
+    });
     if (this.store) {
       if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message) });
     }
@@ -206,20 +162,9 @@ export class Gateway {
     if (listings.length) void Promise.all(listings).then(() => this.releaseUnused());
   }
 
-  /**
-   * Stops the connections no client session needs: every capability profile without a session
-   * (servers started for a listing of the gateway's own: discovery, the budget check, a reload),
-   * except servers pinned at boot. Connections a session uses are left alone.
-   */
-  async releaseUnused(): Promise<void> {
-    const profiles = new Set(this.pool.connections().map((c) => c.profile.key));
-    const used = new Set([...this.sessions].filter((s) => s.view.kind !== 'management').map((s) => s.profile.key));
-    const releases = [...profiles].filter((key) => !used.has(key)).map((key) => {
-      const release = this.releaseProfile(key, true).finally(() => this.releasing.delete(release));
-      this.releasing.add(release);
-      return release;
-    });
-    await Promise.all(releases);
+  /** Stops the connections no client session needs (see connection-release.ts). */
+  releaseUnused(): Promise<void> {
+    return this.releaser.releaseUnused();
   }
 
   /**
@@ -251,7 +196,7 @@ export class Gateway {
   catalogFor(profile: CapabilityProfile): Catalog {
     let catalog = this.catalogs.get(profile.key);
     if (!catalog) {
-      catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget }, { repository: this.store?.catalog, lazy: this.settings.lazy, overlay: this.descriptions });
+      catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget }, { repository: this.store?.catalog, lazy: this.settings.lazy, overlay: this.descriptions, pins: this.pins });
       const owner = catalog;
       catalog.on('changed', ({ server, kinds }) => this.router.queueListChanged(owner, server, kinds));
       this.catalogs.set(profile.key, catalog);
@@ -311,55 +256,7 @@ export class Gateway {
       }
     }
     void session.close();
-    if (session.view.kind === 'management') return; // it holds no downstream connections
-    const profileKey = session.profile.key;
-    if (![...this.sessions].some((s) => s.view.kind !== 'management' && s.profile.key === profileKey)) {
-      const release = this.releaseProfile(profileKey).finally(() => this.releasing.delete(release));
-      this.releasing.add(release);
-    }
-    // Shared connections no client uses (the boot-time budget check's) go with the last session too.
-    if (session.profile.owner !== undefined) this.releaseUnusedShared(Date.now());
-  }
-
-  /**
-   * Stops the own connections of sessions idle for isolatedIdleMs (no request running, no resource
-   * subscription): their processes go, the session and its catalog stay, and the next call starts
-   * them again. This bounds the processes that isolation costs to the clients in use.
-   */
-  private releaseIdleOwned(): void {
-    const cutoff = Date.now() - this.settings.isolatedIdleMs;
-    for (const session of this.sessions) {
-      const profile = session.profile;
-      if (profile.owner === undefined || session.closed || session.lastActive > cutoff || session.handling > 0) continue;
-      if (this.subscriptions.heldBy(session).length > 0) continue;
-      const running = this.pool.connections().filter((c) => c.profile.key === profile.key && c.state !== 'stopped');
-      // Never in the middle of a start (a listing would fail and be retried): next round.
-      if (running.length === 0 || running.some((c) => c.state === 'connecting')) continue;
-      const release = this.pool.releaseProfile(profile.key).then((released) => {
-        if (released.length) this.log.info({ session: session.id, connections: released.length }, 'session idle; its own connections stopped until it is used again');
-      }).finally(() => this.releasing.delete(release));
-      this.releasing.add(release);
-    }
-    this.releaseUnusedShared(cutoff);
-  }
-
-  /**
-   * Shared connections that no client session uses (started at boot to check the tool budget, or by
-   * the admin API) are stopped too, unless pinned (lazy: false, preconnect) or a management request
-   * is running; the next use starts them again.
-   */
-  private releaseUnusedShared(cutoff: number): void {
-    const sessions = [...this.sessions];
-    if (sessions.some((s) => s.view.kind === 'management' ? s.handling > 0 : s.clientCapabilities === undefined || s.profile.key === BARE_PROFILE.key)) return;
-    const shared = this.pool.connections().filter((c) => c.profile.key === BARE_PROFILE.key && !this.pinned.has(c.key));
-    // Only connections up for a while and done starting: one being started or listed is left alone.
-    const settled = (c: Connection) => c.state === 'connected' && (c.connectedAt?.getTime() ?? Infinity) <= cutoff;
-    if (shared.length === 0 || !shared.every((c) => settled(c) || c.state === 'configured' || c.state === 'stopped')) return;
-    const release = this.pool.releaseProfile(BARE_PROFILE.key, this.pinned).then((released) => {
-      for (const connection of released) this.subscriptions.dropConnection(connection);
-      if (released.length) this.log.info({ connections: released.length }, 'shared connections no session uses stopped');
-    }).finally(() => this.releasing.delete(release));
-    this.releasing.add(release);
+    this.releaser.sessionEnded(session);
   }
 
   /** A session's own connection came (back) up: the log level that session set applies to it again. */
@@ -369,15 +266,6 @@ export class Gateway {
     void connection.request('logging/setLevel', { level: owner.logLevel }).catch((error: Error) => {
       this.log.debug({ server: connection.key, err: error.message }, 'logging/setLevel not accepted');
     });
-  }
-
-  /** `keepCatalog`: keep the profile's listings (and their errors) in memory; only the servers stop. */
-  private async releaseProfile(profileKey: string, keepCatalog = false): Promise<void> {
-    const pinned = profileKey === BARE_PROFILE.key ? this.pinned : new Set<string>();
-    if (pinned.size === 0 && !keepCatalog) this.catalogs.delete(profileKey);
-    const released = await this.pool.releaseProfile(profileKey, pinned);
-    for (const connection of released) this.subscriptions.dropConnection(connection);
-    if (released.length) this.log.info({ profile: profileKey, connections: released.length }, 'last session of a capability profile ended; its connections stopped');
   }
 
   /** One session's own tool list changed (it equipped a toolset): only it hears list_changed. */
@@ -461,10 +349,9 @@ export class Gateway {
   async close(): Promise<void> {
     this.router.close();
     this.calls.close();
-    clearInterval(this.idleTimer);
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();
-    await Promise.all([...this.releasing, this.pool.close()]);
+    await Promise.all([this.releaser.close(), this.pool.close()]);
   }
 }
 

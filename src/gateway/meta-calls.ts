@@ -24,6 +24,7 @@ import { describeIssues, validateArguments } from '../views/validate.js';
 import type { Gateway } from './gateway.js';
 import { adoptCorrelation, correlationOf, discoveryOf, rememberDiscovery } from '../logging/correlation.js';
 import { requestLog } from '../logging/request-log.js';
+import { withheldResult } from '../catalog/pinning.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -91,6 +92,8 @@ async function answerMetaTool(host: MetaHost, name: string, request: JSONRPCRequ
     throw actionableError('meta_tool', `"${toolKey}" is a meta-tool, not a catalog tool.`, [`Call ${toolKey} directly.`, 'Pass tool_execute a toolKey returned by tool_discovery.']);
   }
   const { catalog: current, entry } = await host.resolveTool(catalog, toolKey);
+  const held = entry ? undefined : current.withheld(toolKey);
+  if (held) return withheldResult(toolKey, held);
   if (!entry) {
     throw actionableError(
       'unknown_tool',

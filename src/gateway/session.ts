@@ -27,6 +27,7 @@ import type { ClientScope } from '../views/scope.js';
 import { CallGate, checkDepth, checkName } from './input-limits.js';
 import { isListedTool } from './listed-tool.js';
 import { scopeEntries } from './scope-filter.js';
+import { withheldResult } from '../catalog/pinning.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -204,7 +205,11 @@ export class GatewaySession {
   private async handleManagement(request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
     if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(this.gateway.toolsets ? toolsetToolList() : []), ...(this.gateway.optimization ? optimizationToolList() : [])] };
     if (request.method === 'tools/call') {
-      if (this.gateway.optimization && typeof params.name === 'string' && OPTIMIZATION_TOOL_NAMES.has(params.name)) return callOptimizationTool(this.gateway.optimization, params.name, params.arguments);
+      if (this.gateway.optimization && typeof params.name === 'string' && OPTIMIZATION_TOOL_NAMES.has(params.name)) {
+        // The calling client's model, for the sampling backend: requests go on the stream of this call.
+        const sample = (p: Record<string, unknown>, o: { signal?: AbortSignal }) => ctx.mcpReq.send({ method: 'sampling/createMessage', params: p } as never, z.looseObject({}), o) as Promise<Record<string, unknown>>;
+        return callOptimizationTool(this.gateway.optimization, params.name, params.arguments, { clientCapabilities: this.clientCapabilities, sample });
+      }
       if (typeof params.name === 'string' && TOOLSET_TOOL_NAMES.has(params.name)) return callToolsetTool(this.toolsetContext(), params.name, params.arguments);
       // Sampling only for a client that declared it; sent on the stream of the request that asked.
       const createMessage: CreateMessage | undefined = this.clientCapabilities?.sampling
@@ -390,6 +395,8 @@ export class GatewaySession {
   private async callNamedChecked(kind: 'tools' | 'prompts', request: JSONRPCRequest, params: Params, ctx: ServerContext, name: string): Promise<Result> {
     if (this.view.kind === 'server') {
       if (this.scope && kind === 'tools' && !this.scope.allowsTool(this.view.server, name)) return this.refused(`tool "${name}" of server "${this.view.server}"`);
+      const held = kind === 'tools' ? (await this.catalog()).withheld(name, this.view.server) : undefined;
+      if (held) return withheldResult(name, held);
       const connection = await this.connectionFor(this.view.server);
       if (kind === 'tools' && selectTools([{ name }], connection.config).length === 0) {
         throw new ProtocolError(-32602, `Tool "${name}" is disabled on server "${this.view.server}" (enabledTools / disabledTools in its configuration).`, { name, disabled: true });
@@ -414,6 +421,8 @@ export class GatewaySession {
       table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
       entry = table.resolve(name);
     }
+    const held = !entry && kind === 'tools' ? catalog.withheld(name) : undefined;
+    if (held) return this.scope && !this.scope.allowsTool(held.server, held.tool, name) ? this.refused(`tool "${name}"`) : withheldResult(name, held);
     if (!entry) {
       const noun = kind === 'tools' ? 'tool' : 'prompt';
       const suggestions = closeMatches(name, table.entries().map((e) => e.exposed));

@@ -21,6 +21,7 @@ import { changesFor, parseLimit } from '../cli/changes.js';
 import { UsageError } from '../cli/inventory.js';
 import { parseSince } from '../cli/metrics.js';
 import { optimizationEventStream } from './optimize-events.js';
+import { registerPinRoutes } from './pin-routes.js';
 
 const embedRequest = z.strictObject({ force: z.boolean().optional() });
 const toolSelection = z.strictObject({ enabledTools: z.array(z.string().min(1)).optional(), disabledTools: z.array(z.string().min(1)).optional() });
@@ -181,6 +182,8 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
     return optimizationEventStream(events, c.req.raw.signal);
   });
 
+  registerPinRoutes(app, gateway);
+
   app.get('/metrics', async (c) => {
     if (!gateway.metrics) return c.text('metrics are not enabled in this gateway\n', 404);
     return c.body(await gateway.metrics.render(), 200, { 'content-type': gateway.metrics.contentType });
@@ -226,7 +229,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
   perServer('/servers');
   perServer('/s');
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers, /api/metrics, /api/calls, /api/changes; Prometheus: /metrics.` }, 404));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers, /api/metrics, /api/calls, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
   return { app, sessions };
 }
 

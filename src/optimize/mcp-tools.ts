@@ -4,9 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { EvalTool } from './backends/backend.js';
-import type { EvaluationBackend } from './backends/backend.js';
+import type { BackendContext, EvaluationBackend } from './backends/backend.js';
 import { lintCandidate } from './lint.js';
 import { offlineCandidates } from './generate.js';
+import { generateCandidateTexts, generateGoldenPrompts } from './model-generate.js';
 import { optimizeTool } from './pipeline.js';
 import { nearestSiblings } from './prompts.js';
 import { buildReport } from './report.js';
@@ -21,7 +22,8 @@ export interface OptimizationToolHost {
   rule: PromotionRule;
   /** The server's canonical tools as listed now (lists it if needed). */
   canonicalTools(server: string): Promise<EvalTool[]>;
-  backend(name?: string): EvaluationBackend;
+  /** A backend by name; `context` carries the calling client's sampling for the `sampling` backend. */
+  backend(name?: string, context?: BackendContext): EvaluationBackend;
 }
 
 interface ToolDef {
@@ -29,7 +31,7 @@ interface ToolDef {
   description: string;
   schema: z.ZodType;
   readOnly: boolean;
-  run(host: OptimizationToolHost, args: never): Promise<unknown> | unknown;
+  run(host: OptimizationToolHost, args: never, caller: BackendContext): Promise<unknown> | unknown;
 }
 
 const promptSchema = z.strictObject({
@@ -76,38 +78,64 @@ const TOOLS: ToolDef[] = [
     schema: z.strictObject({ server: z.string().min(1), prompts: z.array(promptSchema).min(1).max(500) }),
     readOnly: false,
     run(host, a: { server: string; prompts: Array<z.infer<typeof promptSchema>> }) {
-      const counters = new Map<string, number>();
-      const saved = host.optimizer.repository.savePrompts(
-        a.prompts.map((p) => {
-          const n = (counters.get(`${p.tool}:${p.category}`) ?? 0) + 1;
-          counters.set(`${p.tool}:${p.category}`, n);
-          return { id: p.id ?? `${a.server}.${p.tool}.${p.category}.${randomUUID().slice(0, 8)}`, server: a.server, tool: p.tool, category: p.category, prompt: p.prompt, expectedBehavior: p.expectedBehavior ?? { shouldCallTool: p.category !== 'negative' }, split: p.split ?? (n % 3 === 0 ? 'holdout' : 'optimize'), source: 'client' };
-        }),
-      );
+      const saved = savePrompts(host, a.server, a.prompts, 'client');
       return { saved: saved.length, ids: saved.map((p) => p.id) };
     },
   },
   {
     name: 'generate_golden_prompts',
-    description: 'Generate golden prompts with a model backend. Not available in this build: write them and use save_golden_prompts.',
-    schema: z.strictObject({ server: z.string().min(1), tool: z.string().min(1).optional() }),
-    readOnly: true,
-    run() {
-      throw new Error('generate_golden_prompts is not available in this build (no model-backed generation yet): write prompts and call save_golden_prompts');
+    description: 'Have a model write golden prompts (direct, indirect, negative) for one tool or every tool of a server, and store them (every third of a category held out). backend: "sampling" (your own model, through MCP sampling) or a configured openai/anthropic backend.',
+    schema: z.strictObject({ server: z.string().min(1), tool: z.string().min(1).optional(), backend: z.string().min(1).max(100), perCategory: z.int().min(1).max(30).optional() }),
+    readOnly: false,
+    async run(host, a: { server: string; tool?: string; backend: string; perCategory?: number }, caller: BackendContext) {
+      const tools = await host.canonicalTools(a.server);
+      if (a.tool && !tools.some((t) => t.name === a.tool)) throw new Error(`${a.server} has no tool "${a.tool}"`);
+      const targets = a.tool ? tools.filter((t) => t.name === a.tool) : tools.slice(0, MAX_GENERATED_TOOLS);
+      const backend = host.backend(a.backend, caller);
+      const siblings = nearestSiblings(tools, 3);
+      // 15 per category: 10 to optimize on, 5 held out (see the simulation in docs/optimization.md for what fewer costs).
+      const perCategory = a.perCategory ?? 15;
+      const events = host.optimizer.events;
+      const saved: Record<string, number> = {};
+      try {
+        for (const [i, tool] of targets.entries()) {
+          events.emit('phase', { server: a.server, tool: tool.name, phase: 'generating', done: i, total: targets.length });
+          const near = (siblings.get(tool.name) ?? []).map((name) => tools.find((t) => t.name === name)!).filter(Boolean);
+          const written = await generateGoldenPrompts(backend, tool, near, perCategory);
+          const rows = (['direct', 'indirect', 'negative'] as const).flatMap((category) => written[category].map((prompt) => ({ tool: tool.name, category, prompt })));
+          saved[tool.name] = savePrompts(host, a.server, rows, `model:${backend.name}/${backend.model}`).length;
+        }
+      } finally {
+        await backend.close?.();
+      }
+      return { saved, backend: backend.name, model: backend.model, skippedTools: tools.length - targets.length };
     },
   },
   {
     name: 'generate_candidates',
-    description: 'Generate candidate descriptions offline: the tool\'s description plus the task words its optimize-split golden prompts use and it lacks. Each is linted and stored.',
-    schema: z.strictObject({ server: z.string().min(1), tool: z.string().min(1), count: z.int().min(1).max(8).optional() }),
+    description: 'Generate candidate descriptions for a tool; each is linted and stored. Without backend: offline (the description plus the task words its optimize-split golden prompts use and it lacks). With backend ("sampling" or a configured openai/anthropic backend): written by that model.',
+    schema: z.strictObject({ server: z.string().min(1), tool: z.string().min(1), count: z.int().min(1).max(8).optional(), backend: z.string().min(1).max(100).optional() }),
     readOnly: false,
-    async run(host, a: { server: string; tool: string; count?: number }) {
+    async run(host, a: { server: string; tool: string; count?: number; backend?: string }, caller: BackendContext) {
       const tools = await host.canonicalTools(a.server);
       const tool = tools.find((t) => t.name === a.tool);
       if (!tool) throw new Error(`${a.server} has no tool "${a.tool}"`);
       const prompts = host.optimizer.repository.prompts(a.server, a.tool);
       const texts = prompts.filter((p) => p.split === 'optimize' && p.expectedBehavior.shouldCallTool).map((p) => p.prompt);
-      return offlineCandidates(tool, texts, a.count ?? 4).map((c) => {
+      let generated: Array<{ description: string; source: string }>;
+      if (a.backend) {
+        const backend = host.backend(a.backend, caller);
+        try {
+          const near = (nearestSiblings(tools, 3).get(a.tool) ?? []).map((name) => tools.find((t) => t.name === name)!).filter(Boolean);
+          const written = await generateCandidateTexts(backend, tool, near, texts, a.count ?? 4);
+          generated = written.map((description) => ({ description, source: `model:${backend.name}/${backend.model}` }));
+        } finally {
+          await backend.close?.();
+        }
+      } else {
+        generated = offlineCandidates(tool, texts, a.count ?? 4);
+      }
+      return generated.map((c) => {
         const findings = lintCandidate(c.description, { goldenPrompts: prompts.map((p) => p.prompt), catalogDescriptions: tools.map((t) => t.description ?? ''), otherTools: tools.filter((t) => t.name !== a.tool).map((t) => t.name) });
         return host.optimizer.repository.saveCandidate({ id: `${a.server}.${a.tool}.${randomUUID().slice(0, 8)}`, server: a.server, tool: a.tool, description: c.description, source: c.source, lint: findings.map((f) => ({ rule: f.rule, message: f.message })) });
       });
@@ -115,14 +143,14 @@ const TOOLS: ToolDef[] = [
   },
   {
     name: 'run_evaluation',
-    description: 'Evaluate canonical, the paraphrase control and the tool\'s lint-clean candidates on its golden prompts with a backend (default retrieval); the runs are stored and the rule\'s decision returned.',
+    description: 'Evaluate canonical, the paraphrase control and the tool\'s lint-clean candidates on its golden prompts with a backend (default retrieval; "sampling" asks your own model through MCP sampling); the runs are stored and the rule\'s decision returned.',
     schema: z.strictObject({ server: z.string().min(1), tool: z.string().min(1), backend: z.string().min(1).optional(), repeats: z.int().min(1).max(20).optional() }),
     readOnly: false,
-    async run(host, a: { server: string; tool: string; backend?: string; repeats?: number }) {
+    async run(host, a: { server: string; tool: string; backend?: string; repeats?: number }, caller: BackendContext) {
       const tools = await host.canonicalTools(a.server);
       const repo = host.optimizer.repository;
       const candidates = repo.candidates(a.server, a.tool).filter((c) => c.lint.length === 0).slice(-8);
-      const backend = host.backend(a.backend);
+      const backend = host.backend(a.backend, caller);
       try {
         const events = host.optimizer.events;
         const onProgress = (done: number, total: number) => events.emit('phase', { server: a.server, tool: a.tool, phase: 'evaluating', done, total });
@@ -209,7 +237,22 @@ export function optimizationToolList(): Result[] {
 }
 
 /** Runs one tool; a bad argument or a failure is a tool error result (isError) naming the problem. */
-export async function callOptimizationTool(host: OptimizationToolHost, name: string, args: unknown): Promise<Result> {
+/** Generating prompts for a whole server asks the model once per tool: at most this many tools per call. */
+const MAX_GENERATED_TOOLS = 25;
+
+/** Stores golden prompts; every third prompt of a tool's category is held out unless a split is given. */
+function savePrompts(host: OptimizationToolHost, server: string, prompts: ReadonlyArray<Omit<z.infer<typeof promptSchema>, 'id'> & { id?: string }>, source: string) {
+  const counters = new Map<string, number>();
+  return host.optimizer.repository.savePrompts(
+    prompts.map((p) => {
+      const n = (counters.get(`${p.tool}:${p.category}`) ?? 0) + 1;
+      counters.set(`${p.tool}:${p.category}`, n);
+      return { id: p.id ?? `${server}.${p.tool}.${p.category}.${randomUUID().slice(0, 8)}`, server, tool: p.tool, category: p.category, prompt: p.prompt, expectedBehavior: p.expectedBehavior ?? { shouldCallTool: p.category !== 'negative' }, split: p.split ?? (n % 3 === 0 ? 'holdout' : 'optimize'), source };
+    }),
+  );
+}
+
+export async function callOptimizationTool(host: OptimizationToolHost, name: string, args: unknown, caller: BackendContext = {}): Promise<Result> {
   const tool = TOOLS.find((t) => t.name === name)!;
   const parsed = tool.schema.safeParse(args ?? {});
   if (!parsed.success) {
@@ -217,7 +260,7 @@ export async function callOptimizationTool(host: OptimizationToolHost, name: str
     return { isError: true, content: [{ type: 'text', text: `${name}: invalid argument ${issue.path.join('.') || '(arguments)'}: ${issue.message}` }] };
   }
   try {
-    const value = await tool.run(host, parsed.data as never);
+    const value = await tool.run(host, parsed.data as never, caller);
     const structured = (Array.isArray(value) ? { items: value } : value) as Result;
     return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: structured };
   } catch (error) {

@@ -423,8 +423,10 @@ export class Connection extends EventEmitter {
 
   /** Reads every page of a list, without schema validation (malformed entries are the catalog's business). */
   async listAll(kind: ListKind): Promise<unknown[]> {
-    await this.ready();
-    if (!this.supports(kind)) return [];
+    // The capabilities of the client that will answer, not `this.client`'s: a stop between ready()
+    // and here clears this.client, and reading "no tools capability" then would list nothing.
+    const client = await this.ready();
+    if (!supportsList(client.getServerCapabilities(), kind)) return [];
     return readAllPages(kind, (method, params) => this.request(method, params), (pages) => this.log.warn({ kind }, `stopped listing after ${pages} pages`));
   }
 

@@ -9,6 +9,7 @@ import { SqliteMetricsRepository, checkRetentionDays, type MetricsRepository } f
 import { SqliteLearnedQueryRepository, SqliteVectorRepository, type LearnedQueryRepository, type VectorRepository } from './search-repository.js';
 import { JournaledMetricsRepository, recoverCallJournals, type CallJournalOptions } from './call-journal.js';
 import { SqliteOptimizeRepository, type OptimizeRepository } from './optimize-repository.js';
+import { SqlitePinRepository, type PinRepository } from './pin-repository.js';
 import { SqliteHandshakeRepository, type HandshakeRepository } from './handshake-repository.js';
 import { MIGRATIONS, checkMigrations, migrate, schemaVersion, type Migration } from './migrations.js';
 
@@ -47,6 +48,8 @@ export interface Store {
   readonly learnedQueries: LearnedQueryRepository;
   /** Description optimization: canonical tools, promotions, candidates, golden prompts, eval runs. */
   readonly optimize: OptimizeRepository;
+  /** Pinned tool definitions (definition pinning, src/catalog/pinning.ts). */
+  readonly pins: PinRepository;
   /** What each server answered to initialize at its last connection (per-server endpoints answer from it). */
   readonly handshakes: HandshakeRepository;
   /** Problems met while opening that did not stop it (e.g. a call journal that could not be recovered yet). */
@@ -144,6 +147,7 @@ function createStore(
     vectors: new SqliteVectorRepository(db, clock),
     learnedQueries: new SqliteLearnedQueryRepository(db, { clock, halfLifeDays: options.search?.halfLifeDays }),
     optimize: new SqliteOptimizeRepository(db, clock),
+    pins: new SqlitePinRepository(db, clock),
     handshakes: new SqliteHandshakeRepository(db, clock),
     close() {
       if (!db.open) return;

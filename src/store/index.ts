@@ -37,3 +37,4 @@ export {
   type PromptSplit,
   type EvalRunRow,
 } from './optimize-repository.js';
+export { SqlitePinRepository, type PinRepository, type PinWrite, type ToolPin } from './pin-repository.js';

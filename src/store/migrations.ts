@@ -263,6 +263,30 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 7,
+    name: 'tool_definition_pins',
+    up(db) {
+      db.exec(`
+        -- Definition pinning (src/catalog/pinning.ts): the approved definition of each tool per server identity
+        -- (key + hash of command/args/env names or URL), pinned when first seen. seen_*: the latest definition
+        -- that differs from the pin (NULL while the server lists the pinned one); approval copies it over.
+        CREATE TABLE tool_pins (
+          server          TEXT    NOT NULL,
+          identity        TEXT    NOT NULL,
+          tool            TEXT    NOT NULL,
+          hash            TEXT    NOT NULL,
+          definition      TEXT    NOT NULL,
+          pinned_at       INTEGER NOT NULL,
+          approved_at     INTEGER,
+          seen_hash       TEXT,
+          seen_definition TEXT,
+          seen_at         INTEGER,
+          PRIMARY KEY (server, identity, tool)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
+  {
+    version: 8,
     name: 'server_handshakes',
     up(db) {
       db.exec(`

@@ -77,6 +77,8 @@ export interface OptimizeRepository {
   saveCanonical(server: string, tool: string, hash: string, definition: Record<string, unknown>): string | undefined;
   activePromotions(): Promotion[];
   promotion(server: string, tool: string): Promotion | undefined;
+  /** Changes whenever a promotion is added, reverted or marked stale (by this process or another). */
+  promotionsSignature(): string;
   promotionHistory(server?: string): Promotion[];
   /** Replaces the active promotion of the tool (the previous one is kept as reverted). */
   promote(p: { server: string; tool: string; description: string; candidateId?: string; canonicalHash: string; evaluation?: unknown; forced: boolean }): Promotion;
@@ -147,6 +149,11 @@ export class SqliteOptimizeRepository implements OptimizeRepository {
 
   activePromotions(): Promotion[] {
     return (this.db.prepare('SELECT * FROM optimize_promotions WHERE reverted_at IS NULL ORDER BY server, tool').all() as PromotionRow[]).map(toPromotion);
+  }
+
+  promotionsSignature(): string {
+    const row = this.db.prepare('SELECT count(*) AS n, coalesce(max(id), 0) AS last, coalesce(sum(reverted_at IS NOT NULL), 0) AS reverted, coalesce(sum(stale), 0) AS stale FROM optimize_promotions').get() as Record<string, number>;
+    return `${row.n}:${row.last}:${row.reverted}:${row.stale}`;
   }
 
   promotion(server: string, tool: string): Promotion | undefined {

@@ -317,6 +317,7 @@ describe('settings', () => {
       search: { learning: true, learningHalfLifeDays: 30, priors: true },
       descriptions: {},
       optimization: { enabled: false, backends: [], candidates: 4, repeats: 3, rule: {} },
+      pinning: 'warn',
       clients: [],
       limits: {
         maxInitializeBodyBytes: 1024 * 1024,
@@ -397,6 +398,7 @@ describe('settings', () => {
         learningQuorum: 3,
         requestsPerMinute: 100,
       },
+      pinning: 'strict',
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
     const partial = await load({ mcpServers: {}, switchboard: { resilience: { retry: { maxAttempts: 9 } } } });

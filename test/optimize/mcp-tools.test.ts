@@ -96,8 +96,9 @@ describe('optimization tools on /gateway/mcp', () => {
     const reverted = await call(admin, 'revert_optimization', { server: 'everything', tools: ['get-sum'] });
     expect(reverted.value.reverted).toEqual(['get-sum']);
     await waitFor(async () => (await user.client.listTools()).tools.find((t) => t.name === 'everything_get-sum')!.description === before, 'the canonical text after revert');
-    const gen = await call(admin, 'generate_golden_prompts', { server: 'everything' });
+    // Generation needs a model: this client declared no sampling (see sampling-backend.test.ts for one that does).
+    const gen = await call(admin, 'generate_golden_prompts', { server: 'everything', backend: 'sampling' });
     expect(gen.isError).toBe(true);
-    expect(gen.text).toContain('not available in this build');
+    expect(gen.text).toContain('does not declare the sampling capability');
   }, 180_000);
 });

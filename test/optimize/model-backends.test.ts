@@ -8,6 +8,7 @@ import { optimizeTool } from '../../src/optimize/pipeline.js';
 import { ruleWith } from '../../src/optimize/rule.js';
 import type { EvalPrompt } from '../../src/optimize/evaluate.js';
 import { startModelStandIn, type StandIn } from '../fixtures/model-standin.js';
+import { generateCandidateTexts, generateGoldenPrompts } from '../../src/optimize/model-generate.js';
 
 const standIns: StandIn[] = [];
 afterEach(async () => {
@@ -78,4 +79,26 @@ describe.each(['openai', 'anthropic'] as const)('%s backend (stand-in)', (type) 
     expect((error as Error).message).toContain('refused the API key (HTTP 401)');
     expect(() => createBackend([], 'nope')).toThrow('backend "nope": no such backend; configured: retrieval');
   });
+});
+
+describe.each(['openai', 'anthropic'] as const)('%s backend writes golden prompts and candidates (stand-in)', (type) => {
+  it('asks without tools, parses the JSON out of the answer, drops duplicates and bounds the count', async () => {
+    const standIn = await startModelStandIn();
+    standIns.push(standIn);
+    process.env.SB_TEST_MODEL_KEY = 'unused';
+    const backend = createBackend([{ name: 'm', type, baseUrl: type === 'openai' ? `${standIn.url}/v1` : standIn.url, model: 'stand-in-1', ...(type === 'anthropic' && { apiKeyEnv: 'SB_TEST_MODEL_KEY' }) }], 'm');
+    const written = await generateGoldenPrompts(backend, tools[0], [tools[1]], 2);
+    expect(written).toEqual({ direct: ['Please add 4 and 5', 'What is 10 plus 32?'], indirect: ['I have three invoices of 20, 30 and 50; what do they come to?', 'How much did I spend in total on rent and food?'], negative: ['Echo back the phrase good morning', 'Say hello back to me'] });
+    const asked = JSON.stringify(standIn.requests[0].body);
+    expect(asked).toContain('get-sum');
+    expect(asked).toContain('Echoes back the input message.'); // the sibling it must be told apart from
+    expect(standIn.requests[0].body.tools).toBeUndefined();
+    const candidates = await generateCandidateTexts(backend, tools[0], [tools[1]], ['please add two numbers'], 1);
+    expect(candidates).toEqual(['Adds two numbers and returns the total, for sums of expenses or counts.']);
+  });
+});
+
+it('the retrieval backend writes nothing and says which backends do', async () => {
+  const backend = createBackend([], 'retrieval');
+  await expect(generateGoldenPrompts(backend, tools[0], [], 3)).rejects.toThrow(/does not generate text.*sampling/);
 });

@@ -1,7 +1,7 @@
 // Owns the `anthropic` backend: the Messages API with tools. The first tool_use block of the answer is the
 // selection; the tool is never run.
 import type { OptimizationBackendSettings } from '../../config/index.js';
-import { apiKeyFrom, BackendError, toolId, type EvaluationBackend, type Selection, type SelectionRequest } from './backend.js';
+import { apiKeyFrom, BackendError, toolId, type CompletionRequest, type EvaluationBackend, type Selection, type SelectionRequest } from './backend.js';
 import { apiNames, postJson, SELECTION_SYSTEM_PROMPT } from './http-json.js';
 
 export class AnthropicBackend implements EvaluationBackend {
@@ -21,6 +21,15 @@ export class AnthropicBackend implements EvaluationBackend {
     this.url = `${(settings.baseUrl ?? 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`;
     this.key = apiKeyFrom(settings.name, settings.apiKeyEnv, true)!;
     this.timeoutMs = settings.timeoutMs ?? 60_000;
+  }
+
+  async complete(request: CompletionRequest): Promise<string> {
+    const body = { model: this.model, max_tokens: request.maxTokens, system: request.system, messages: [{ role: 'user', content: request.user }] };
+    const answer = await postJson(this.name, this.url, { 'x-api-key': this.key, 'anthropic-version': '2023-06-01' }, body, this.timeoutMs, request.signal);
+    const content = answer.content as Array<{ type?: string; text?: string }> | undefined;
+    const text = Array.isArray(content) ? content.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('') : '';
+    if (!text) throw new BackendError(this.name, `${this.url} answered without text content: ${JSON.stringify(answer).slice(0, 200)}`);
+    return text;
   }
 
   async select(request: SelectionRequest): Promise<Selection> {

@@ -22,6 +22,13 @@ export interface SelectionRequest {
   signal?: AbortSignal;
 }
 
+export interface CompletionRequest {
+  system: string;
+  user: string;
+  maxTokens: number;
+  signal?: AbortSignal;
+}
+
 export interface Selection {
   /** The tool the model (or search) chose, as `toolId`; undefined: it answered without calling a tool. */
   calledTool?: string;
@@ -36,7 +43,17 @@ export interface EvaluationBackend {
   /** Ways of presenting the tools; a promotion may regress none. */
   readonly arms: readonly string[];
   select(request: SelectionRequest): Promise<Selection>;
+  /** Model backends only: the model's text answer to one message (candidate and golden-prompt generation). */
+  complete?(request: CompletionRequest): Promise<string>;
   close?(): Promise<void>;
+}
+
+/** What the session that asked for an evaluation offers a backend: its client's model, through MCP sampling. */
+export interface BackendContext {
+  /** The capabilities the client declared (sampling with tools is needed to select among tools). */
+  clientCapabilities?: { sampling?: { tools?: object } };
+  /** Sends `sampling/createMessage` to that client on the stream of the request that asked. */
+  sample?: (params: Record<string, unknown>, options: { signal?: AbortSignal }) => Promise<Record<string, unknown>>;
 }
 
 /** A backend that cannot run: a missing key, an unreachable endpoint, a missing executable. Names what to fix. */

@@ -1,7 +1,7 @@
 // Owns the `openai` backend: any OpenAI-compatible chat completions endpoint with tools (OpenAI, Ollama, vLLM,
 // llama.cpp). The model sees the whole tool list and the prompt; the first tool call it makes is the selection.
 import type { OptimizationBackendSettings } from '../../config/index.js';
-import { apiKeyFrom, BackendError, toolId, type EvaluationBackend, type Selection, type SelectionRequest } from './backend.js';
+import { apiKeyFrom, BackendError, toolId, type CompletionRequest, type EvaluationBackend, type Selection, type SelectionRequest } from './backend.js';
 import { apiNames, postJson, SELECTION_SYSTEM_PROMPT } from './http-json.js';
 
 export class OpenAiBackend implements EvaluationBackend {
@@ -22,6 +22,21 @@ export class OpenAiBackend implements EvaluationBackend {
     this.url = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     this.key = apiKeyFrom(settings.name, settings.apiKeyEnv, false);
     this.timeoutMs = settings.timeoutMs ?? 60_000;
+  }
+
+  async complete(request: CompletionRequest): Promise<string> {
+    const body = {
+      model: this.model,
+      messages: [
+        { role: 'system', content: request.system },
+        { role: 'user', content: request.user },
+      ],
+      max_tokens: request.maxTokens,
+    };
+    const answer = await postJson(this.name, this.url, this.key ? { authorization: `Bearer ${this.key}` } : {}, body, this.timeoutMs, request.signal);
+    const content = (answer.choices as Array<{ message?: { content?: unknown } }> | undefined)?.[0]?.message?.content;
+    if (typeof content !== 'string') throw new BackendError(this.name, `${this.url} answered without choices[0].message.content: ${JSON.stringify(answer).slice(0, 200)}`);
+    return content;
   }
 
   async select(request: SelectionRequest): Promise<Selection> {

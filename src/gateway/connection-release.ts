@@ -1,0 +1,128 @@
+// Owns when downstream connections stop: a profile's connections when its last session ends, an
+// idle session's own connections (isolatedIdleMs), shared connections no session uses, and the
+// servers started only for a listing of the gateway's own (discovery, a reload). Pinned servers
+// (lazy: false, preconnect) keep their shared connection. Every stop is tracked so close() can wait.
+import type { Logger } from 'pino';
+import type { Catalog } from '../catalog/catalog.js';
+import type { Connection } from '../servers/connection.js';
+import type { ServerPool } from '../servers/pool.js';
+import { BARE_PROFILE } from '../servers/profile.js';
+import type { GatewaySession } from './session.js';
+import type { SubscriptionRegistry } from './subscriptions.js';
+
+export interface ReleaseContext {
+  pool: ServerPool;
+  sessions: () => Iterable<GatewaySession>;
+  catalogs: Map<string, Catalog>;
+  subscriptions: SubscriptionRegistry<GatewaySession>;
+  /** Servers whose shared connection stays up without sessions. */
+  pinned: ReadonlySet<string>;
+  /** A session's own connections stop after this long without activity (0: only when it ends). */
+  isolatedIdleMs: number;
+  log: Logger;
+}
+
+export class ConnectionReleaser {
+  /** Stops in progress; close() waits for them. */
+  private readonly releasing = new Set<Promise<unknown>>();
+  private readonly idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly context: ReleaseContext) {
+    const idleMs = context.isolatedIdleMs;
+    if (idleMs > 0) {
+      this.idleTimer = setInterval(() => this.releaseIdleOwned(), Math.max(250, Math.min(60_000, Math.floor(idleMs / 2))));
+      this.idleTimer.unref();
+    }
+  }
+
+  /**
+   * Stops the connections no client session needs: every capability profile without a session
+   * (servers started for a listing of the gateway's own: discovery, the budget check, a reload),
+   * except servers pinned at boot. Connections a session uses are left alone.
+   */
+  async releaseUnused(): Promise<void> {
+    const { pool } = this.context;
+    const profiles = new Set(pool.connections().map((c) => c.profile.key));
+    const used = new Set([...this.context.sessions()].filter((s) => s.view.kind !== 'management').map((s) => s.profile.key));
+    await Promise.all([...profiles].filter((key) => !used.has(key)).map((key) => this.track(this.releaseProfile(key, true))));
+  }
+
+  /**
+   * A session ended: when it was the last of its capability profile, that profile's connections
+   * stop (and its catalog goes, unless servers are pinned on it); shared connections no client uses
+   * go with the last session too.
+   */
+  sessionEnded(session: GatewaySession): void {
+    if (session.view.kind === 'management') return; // it holds no downstream connections
+    const profileKey = session.profile.key;
+    if (![...this.context.sessions()].some((s) => s.view.kind !== 'management' && s.profile.key === profileKey)) {
+      void this.track(this.releaseProfile(profileKey));
+    }
+    if (session.profile.owner !== undefined) this.releaseUnusedShared(Date.now());
+  }
+
+  /** Waits for every stop in progress and ends the idle timer. */
+  async close(): Promise<void> {
+    clearInterval(this.idleTimer);
+    await Promise.all([...this.releasing]);
+  }
+
+  /**
+   * Stops the own connections of sessions idle for isolatedIdleMs (no request running, no resource
+   * subscription): their processes go, the session and its catalog stay, and the next call starts
+   * them again. This bounds the processes that isolation costs to the clients in use.
+   */
+  private releaseIdleOwned(): void {
+    const { pool, subscriptions, log } = this.context;
+    const cutoff = Date.now() - this.context.isolatedIdleMs;
+    for (const session of this.context.sessions()) {
+      const profile = session.profile;
+      if (profile.owner === undefined || session.closed || session.lastActive > cutoff || session.handling > 0) continue;
+      if (subscriptions.heldBy(session).length > 0) continue;
+      const running = pool.connections().filter((c) => c.profile.key === profile.key && c.state !== 'stopped');
+      // Never in the middle of a start (a listing would fail and be retried): next round.
+      if (running.length === 0 || running.some((c) => c.state === 'connecting')) continue;
+      void this.track(pool.releaseProfile(profile.key).then((released) => {
+        if (released.length) log.info({ session: session.id, connections: released.length }, 'session idle; its own connections stopped until it is used again');
+      }));
+    }
+    this.releaseUnusedShared(cutoff);
+  }
+
+  /**
+   * Shared connections that no client session uses (started at boot to check the tool budget, or by
+   * the admin API) are stopped too, unless pinned (lazy: false, preconnect) or a management request
+   * is running; the next use starts them again.
+   */
+  private releaseUnusedShared(cutoff: number): void {
+    const { pool, subscriptions, pinned, log } = this.context;
+    const sessions = [...this.context.sessions()];
+    if (sessions.some((s) => s.view.kind === 'management' ? s.handling > 0 : s.clientCapabilities === undefined || s.profile.key === BARE_PROFILE.key)) return;
+    const shared = pool.connections().filter((c) => c.profile.key === BARE_PROFILE.key && !pinned.has(c.key));
+    // Only connections up for a while and done starting: one being started or listed is left alone.
+    const settled = (c: Connection) => c.state === 'connected' && (c.connectedAt?.getTime() ?? Infinity) <= cutoff;
+    if (shared.length === 0 || !shared.every((c) => settled(c) || c.state === 'configured' || c.state === 'stopped')) return;
+    void this.track(pool.releaseProfile(BARE_PROFILE.key, pinned).then((released) => {
+      for (const connection of released) subscriptions.dropConnection(connection);
+      if (released.length) log.info({ connections: released.length }, 'shared connections no session uses stopped');
+    }));
+  }
+
+  /** `keepCatalog`: keep the profile's listings (and their errors) in memory; only the servers stop. */
+  private async releaseProfile(profileKey: string, keepCatalog = false): Promise<void> {
+    const { pool, subscriptions, log } = this.context;
+    const pinned = profileKey === BARE_PROFILE.key ? this.context.pinned : new Set<string>();
+    if (pinned.size === 0 && !keepCatalog) this.context.catalogs.delete(profileKey);
+    const released = await pool.releaseProfile(profileKey, pinned);
+    for (const connection of released) subscriptions.dropConnection(connection);
+    if (released.length) log.info({ profile: profileKey, connections: released.length }, 'last session of a capability profile ended; its connections stopped');
+  }
+
+  private track(release: Promise<unknown>): Promise<void> {
+    const tracked: Promise<void> = release
+      .then(() => undefined, (error: Error) => this.context.log.warn({ err: error.message }, 'stopping downstream connections failed'))
+      .finally(() => this.releasing.delete(tracked));
+    this.releasing.add(tracked);
+    return tracked;
+  }
+}
