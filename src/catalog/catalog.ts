@@ -136,9 +136,23 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     return true;
   }
 
-  /** Configured servers with no listing yet (their first one is still running, or never started). */
-  unlisted(): string[] {
-    return this.pool.keys().filter((key) => !this.listings.has(key));
+  /**
+   * Resolves an exposed name of a server left out of a bounded listing (still starting): as soon as
+   * one of the servers not listed yet lists it, or undefined once all of them are listed without it
+   * (or when every server was listed already). A hung server delays only names nobody else lists.
+   */
+  resolveWhenListed(kind: 'tools' | 'prompts', name: string): Promise<NamedEntry | undefined> {
+    const unlisted = this.pool.keys().filter((key) => !this.listings.has(key));
+    if (unlisted.length === 0) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      let left = unlisted.length;
+      for (const key of unlisted) {
+        void this.ensure([key]).then(() => {
+          const entry = (kind === 'tools' ? this.toolTable : this.promptTable).resolve(name);
+          if (entry || --left === 0) resolve(entry);
+        });
+      }
+    });
   }
 
   /** Servers whose listing came from the cache (they have not been started for this catalog). */

@@ -254,12 +254,7 @@ export class GatewaySession {
 
   /** Resolves an exposed tool name; a stale cache (servers listed from the store) is re-listed live once. */
   async resolveTool(catalog: Catalog, name: string): Promise<{ catalog: Catalog; entry: NamedEntry | undefined }> {
-    let entry = catalog.toolTable.resolve(name);
-    if (!entry && catalog.unlisted().length) {
-      // A name of a server still starting (left out of the bounded listing): wait for every server, look again.
-      await catalog.ensure();
-      entry = catalog.toolTable.resolve(name);
-    }
+    let entry = catalog.toolTable.resolve(name) ?? (await catalog.resolveWhenListed('tools', name));
     if (!entry && catalog.cachedServers().length) {
       await Promise.all(catalog.cachedServers().map((key) => catalog.refresh(key)));
       entry = catalog.toolTable.resolve(name);
@@ -408,13 +403,9 @@ export class GatewaySession {
     if (kind === 'tools' && this.isMetaView() && META_TOOL_NAMES.has(name)) return callMetaTool(this, name, request, params, ctx);
     const catalog = await this.catalog();
     let table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
-    let entry = table.resolve(name);
-    if (!entry && catalog.unlisted().length) {
-      // A name of a server still starting (left out of the bounded listing): wait for every server, look again.
-      await catalog.ensure();
-      table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
-      entry = table.resolve(name);
-    }
+    // A name of a server left out of the bounded listing (still starting) resolves once it is listed.
+    let entry = table.resolve(name) ?? (await catalog.resolveWhenListed(kind, name));
+    table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
     if (!entry && catalog.cachedServers().length) {
       // The cache may be stale (a tool added since the last run): list those servers live, look again.
       await Promise.all(catalog.cachedServers().map((key) => catalog.refresh(key)));

@@ -97,7 +97,7 @@ describe('the first listing, bounded', () => {
     expect(byKey.get('exits')!.lastError).toMatch(/exited with code 3/);
   });
 
-  it('stdio: the first listing is bounded too and the slow server is announced', { timeout: 60_000 }, async () => {
+  it('stdio: the first listing is bounded too, a call to the left-out server waits for it, and it is announced', { timeout: 60_000 }, async () => {
     const { memory, hang, slow } = await mixedServers();
     const config = await writeConfig({ memory, hang, slow }, SETTINGS);
     const client = newClient();
@@ -111,6 +111,12 @@ describe('the first listing, bounded', () => {
       console.log(`stdio first tools/list with hang, slow and memory configured: ${ms.toFixed(0)} ms`);
       expect(ms).toBeLessThan(LIST_TIMEOUT_MS + SLACK_MS);
       expect(names(first).some((n) => n.startsWith('memory_'))).toBe(true);
+      expect(names(first)).not.toContain('slow_ok');
+      // A call to a tool of the server left out waits for it instead of failing as unknown.
+      const callStarted = performance.now();
+      const called = await client.callTool({ name: 'slow_ok', arguments: { text: 'early' } });
+      expect(called.content).toEqual([{ type: 'text', text: 'ok: early' }]);
+      console.log(`call to the left-out slow server answered after ${(performance.now() - callStarted).toFixed(0)} ms (it answers initialize after ${SLOW_START_MS} ms; the hung server is not waited for)`);
       await waitFor(() => listChanged > 0, 'tools/list_changed after the slow server came up', 30_000);
       await waitFor(async () => names(await client.listTools()).includes('slow_ok'), 'the slow server\'s tools after list_changed', 10_000);
     } finally {
