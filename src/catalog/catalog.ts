@@ -63,6 +63,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   private readonly log = moduleLogger('catalog');
   /** Each server's tools as listed, before the description overlay. */
   private readonly canonicalTools = new Map<string, Entry[]>();
+  /** Servers still on their first listing when a client was answered without them: their arrival is announced. */
+  private readonly owed = new Set<string>();
   /** Tools withheld by strict pinning, per server, by original name. */
   private readonly withheldTools = new Map<string, Map<string, PinFlag>>();
   /** Exposed names as they would be with the withheld tools listed (built only to explain a refused call). */
@@ -87,6 +89,25 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     const live = missing.filter((k) => !this.fromCache(k));
     if (live.length < missing.length) this.invalidate();
     await Promise.all(live.map((k) => this.refresh(k, LIST_KINDS, { quiet: true })));
+  }
+
+  /**
+   * Like ensure, but returns after `boundMs` at the latest: a client's listing never waits on the
+   * slowest server. Servers still on their first listing then are left out of that answer and
+   * announced (`changed`, so clients hear list_changed) when they arrive; later listings do not
+   * wait for them again. Returns the servers left out.
+   */
+  async ensureWithin(keys: string[] = this.pool.keys(), boundMs: number): Promise<string[]> {
+    // A server already announced as coming is not waited for again while its first listing runs.
+    const waited = keys.filter((k) => !(this.owed.has(k) && this.pending.has(k)));
+    const done = this.ensure(waited).then(() => false);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), boundMs)));
+    const late = await Promise.race([done, bound]);
+    clearTimeout(timer);
+    const missing = keys.filter((k) => !this.listings.has(k));
+    if (late) for (const key of missing) this.owed.add(key);
+    return missing;
   }
 
   /**
@@ -115,6 +136,25 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     return true;
   }
 
+  /**
+   * Resolves an exposed name of a server left out of a bounded listing (still starting): as soon as
+   * one of the servers not listed yet lists it, or undefined once all of them are listed without it
+   * (or when every server was listed already). A hung server delays only names nobody else lists.
+   */
+  resolveWhenListed(kind: 'tools' | 'prompts', name: string): Promise<NamedEntry | undefined> {
+    const unlisted = this.pool.keys().filter((key) => !this.listings.has(key));
+    if (unlisted.length === 0) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      let left = unlisted.length;
+      for (const key of unlisted) {
+        void this.ensure([key]).then(() => {
+          const entry = (kind === 'tools' ? this.toolTable : this.promptTable).resolve(name);
+          if (entry || --left === 0) resolve(entry);
+        });
+      }
+    });
+  }
+
   /** Servers whose listing came from the cache (they have not been started for this catalog). */
   cachedServers(): string[] {
     return this.ordered().filter(([, listing]) => listing.cached).map(([key]) => key);
@@ -130,6 +170,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     if (!previous) return;
     this.listings.delete(key);
     this.canonicalTools.delete(key);
+    this.owed.delete(key);
     this.withheldTools.delete(key);
     this.invalidate();
     const kinds = LIST_KINDS.filter((k) => previous[k].length > 0);
@@ -180,10 +221,12 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     }
     if (!this.pool.has(key)) return; // removed while listing
     this.listings.set(key, next);
+    // A client answered without this server (it was still starting) hears of it now.
+    const owed = this.owed.delete(key);
     const changed = LIST_KINDS.filter((k) => JSON.stringify(previous[k]) !== JSON.stringify(next[k]));
     if (changed.length) {
       this.invalidate();
-      if (!(quiet && first)) this.emit('changed', { server: key, kinds: changed });
+      if (!(quiet && first) || owed) this.emit('changed', { server: key, kinds: changed });
     }
   }
 

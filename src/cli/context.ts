@@ -92,6 +92,7 @@ export function gatewayFor(config: LoadedConfig, overrides: GatewayOverrides = {
     nameBudget: s.nameBudget,
     requestTimeoutMs: s.requestTimeoutMs,
     listChangedDebounceMs: s.listChangedDebounceMs,
+    listTimeoutMs: s.listTimeoutMs,
     isolatedIdleMs: s.isolatedIdleMs,
     resilience: {
       connectTimeoutMs: overrides.connectTimeoutMs ?? r.connectTimeoutMs,

@@ -234,6 +234,7 @@ export const settingsSchema = z.strictObject({
   isolatedIdleMs: z.int().min(0).optional(),
   requestTimeoutMs: z.int().min(1).optional(),
   listChangedDebounceMs: z.int().min(0).optional(),
+  listTimeoutMs: z.int().min(0).max(600_000).optional(),
   resilience: resilienceSettingsSchema.optional(),
   preconnect: z.array(z.string().min(1)).optional(),
   mode: z.enum(['passthrough', 'toolset', 'meta', 'auto']).optional(),
@@ -288,6 +289,7 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   isolatedIdleMs: 5 * 60 * 1000,
   requestTimeoutMs: 60_000,
   listChangedDebounceMs: 100,
+  listTimeoutMs: 3000,
   resilience: Object.freeze({
     lazy: true,
     connectTimeoutMs: 30_000,

@@ -75,6 +75,8 @@ export interface SwitchboardSettings {
   isolatedIdleMs: number;
   requestTimeoutMs: number;
   listChangedDebounceMs: number;
+  /** A client's listing (and a per-server endpoint's first initialize) waits at most this long for servers still starting; they are announced with list_changed when they arrive. */
+  listTimeoutMs: number;
   resilience: ResilienceSettings;
   /** Server keys started at boot even when lazy. */
   preconnect: string[];

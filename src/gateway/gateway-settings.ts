@@ -9,6 +9,8 @@ export interface GatewaySettings {
   nameBudget: number;
   requestTimeoutMs: number;
   listChangedDebounceMs: number;
+  /** Listings (and a per-server endpoint's initialize) wait at most this long for servers still starting. */
+  listTimeoutMs: number;
   /** A session's own connections stop after this long without activity (0: only when it ends); they start again on use. */
   isolatedIdleMs: number;
   pageSize: number;
@@ -28,6 +30,7 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   nameBudget: 48,
   requestTimeoutMs: 60_000,
   listChangedDebounceMs: 100,
+  listTimeoutMs: 3000,
   isolatedIdleMs: 5 * 60 * 1000,
   pageSize: DEFAULT_PAGE_SIZE,
   resilience: DEFAULT_RESILIENCE,

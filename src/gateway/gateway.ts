@@ -28,6 +28,7 @@ import { SessionRouter } from './session-router.js';
 import { ConnectionReleaser } from './connection-release.js';
 import { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 import { DEFAULT_LIMITS } from './input-limits.js';
+import { HandshakeCache } from './handshakes.js';
 import type { LimitSettings } from '../config/index.js';
 
 export const VERSION = '0.1.0';
@@ -68,6 +69,8 @@ export class Gateway {
   readonly pins: DefinitionPins | undefined;
   /** Search engines per catalog, learning from use, success-rate priors. */
   readonly search: ToolSearch;
+  /** Servers' initialize answers, remembered so per-server endpoints open sessions without starting them. */
+  readonly handshakes: HandshakeCache;
   /** Records calls (store, Prometheus, in-memory per-tool stats), rolls up, checkpoints the WAL. */
   readonly calls: CallRecorder;
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
@@ -103,7 +106,9 @@ export class Gateway {
     this.pool.on('notification', (connection, notification) => this.router.onServerNotification(connection, notification));
     // A server that came back may list something else, and one that failed its first listing has
     // nothing listed yet: re-read it; clients hear only of real changes.
+    this.handshakes = new HandshakeCache(this.store?.handshakes, this.log);
     this.pool.on('up', (connection, again) => {
+      this.handshakes.remember(connection);
       this.restoreLogLevel(connection);
       const catalog = this.catalogs.get(connection.profile.key);
       const listing = catalog?.listing(connection.key);
@@ -206,8 +211,8 @@ export class Gateway {
 
   /**
    * Opens a session for a view. A per-server view mirrors that server's capabilities and
-   * instructions, read through the connection the client will use (its capabilities, when the
-   * initialize request is at hand, as on HTTP).
+   * instructions: live when it is up, else as it answered at its last connection; only a server
+   * never seen is started for it, waited for at most listTimeoutMs (see handshakes.ts).
    */
   async createSession(view: View, clientCapabilities?: ClientCapabilities): Promise<GatewaySession> {
     let capabilities: ServerCapabilities = GATEWAY_CAPABILITIES;
@@ -226,13 +231,9 @@ export class Gateway {
       if (!this.pool.has(view.server)) throw new Error(`Unknown server "${view.server}"`);
       serverInfo = { name: `switchboard/${view.server}`, version: VERSION };
       const probe = this.pool.connection(view.server, profileOf(clientCapabilities, id))!;
-      try {
-        await probe.start();
-        capabilities = mirrorCapabilities(probe.serverCapabilities);
-        instructions = probe.instructions;
-      } catch (error) {
-        this.log.warn({ server: view.server, err: (error as Error).message }, 'server unavailable; session opened with default capabilities');
-      }
+      const handshake = await this.handshakes.forInitialize(probe, this.settings.listTimeoutMs);
+      capabilities = mirrorCapabilities(handshake?.capabilities);
+      if (handshake) instructions = handshake.instructions;
     }
     const session = new GatewaySession(this, { view, capabilities, instructions, serverInfo, id });
     this.sessions.add(session);

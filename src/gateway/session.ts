@@ -124,9 +124,13 @@ export class GatewaySession {
     return (LOG_SEVERITY[level] ?? 0) >= (LOG_SEVERITY[this.logLevel] ?? 0);
   }
 
+  /**
+   * The session's catalog, with every server listed that answered within listTimeoutMs (or is
+   * cached); servers still starting are left out and announced with list_changed when they arrive.
+   */
   async catalog(): Promise<Catalog> {
     const catalog = this.gateway.catalogFor(this.profile);
-    await catalog.ensure(this.view.kind === 'server' ? [this.view.server] : undefined);
+    await catalog.ensureWithin(this.view.kind === 'server' ? [this.view.server] : undefined, this.gateway.settings.listTimeoutMs);
     return catalog;
   }
 
@@ -250,7 +254,7 @@ export class GatewaySession {
 
   /** Resolves an exposed tool name; a stale cache (servers listed from the store) is re-listed live once. */
   async resolveTool(catalog: Catalog, name: string): Promise<{ catalog: Catalog; entry: NamedEntry | undefined }> {
-    let entry = catalog.toolTable.resolve(name);
+    let entry = catalog.toolTable.resolve(name) ?? (await catalog.resolveWhenListed('tools', name));
     if (!entry && catalog.cachedServers().length) {
       await Promise.all(catalog.cachedServers().map((key) => catalog.refresh(key)));
       entry = catalog.toolTable.resolve(name);
@@ -399,7 +403,9 @@ export class GatewaySession {
     if (kind === 'tools' && this.isMetaView() && META_TOOL_NAMES.has(name)) return callMetaTool(this, name, request, params, ctx);
     const catalog = await this.catalog();
     let table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
-    let entry = table.resolve(name);
+    // A name of a server left out of the bounded listing (still starting) resolves once it is listed.
+    let entry = table.resolve(name) ?? (await catalog.resolveWhenListed(kind, name));
+    table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
     if (!entry && catalog.cachedServers().length) {
       // The cache may be stale (a tool added since the last run): list those servers live, look again.
       await Promise.all(catalog.cachedServers().map((key) => catalog.refresh(key)));

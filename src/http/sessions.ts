@@ -12,6 +12,7 @@ import type { LimitSettings } from '../config/index.js';
 import { DEFAULT_LIMITS, deeperThan } from '../gateway/input-limits.js';
 import type { AuthenticatedClient } from './clients.js';
 import { readJsonBody } from './body.js';
+import { preSessionReply } from './pre-session.js';
 
 interface HttpSession {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -72,7 +73,7 @@ export class HttpSessions {
     const body = read.body;
     if (deeperThan(body, this.limits.maxJsonDepth + 3)) return this.tooDeep();
     const initialize = (Array.isArray(body) ? body : [body]).find((m) => isInitializeRequest(m));
-    if (!initialize) return jsonRpcError(400, -32000, 'Bad Request: no valid session id; send initialize first');
+    if (!initialize) return preSessionReply(body);
     if (client) {
       const max = client.settings.maxSessions ?? this.limits.sessionsPerClient;
       let open = 0;

@@ -10,6 +10,7 @@ import { SqliteLearnedQueryRepository, SqliteVectorRepository, type LearnedQuery
 import { JournaledMetricsRepository, recoverCallJournals, type CallJournalOptions } from './call-journal.js';
 import { SqliteOptimizeRepository, type OptimizeRepository } from './optimize-repository.js';
 import { SqlitePinRepository, type PinRepository } from './pin-repository.js';
+import { SqliteHandshakeRepository, type HandshakeRepository } from './handshake-repository.js';
 import { MIGRATIONS, checkMigrations, migrate, schemaVersion, type Migration } from './migrations.js';
 
 export const DEFAULT_DB_FILE = 'switchboard.db';
@@ -49,6 +50,8 @@ export interface Store {
   readonly optimize: OptimizeRepository;
   /** Pinned tool definitions (definition pinning, src/catalog/pinning.ts). */
   readonly pins: PinRepository;
+  /** What each server answered to initialize at its last connection (per-server endpoints answer from it). */
+  readonly handshakes: HandshakeRepository;
   /** Problems met while opening that did not stop it (e.g. a call journal that could not be recovered yet). */
   readonly warnings: string[];
   /** Closes the connection (idempotent). Using a repository afterwards throws. */
@@ -145,6 +148,7 @@ function createStore(
     learnedQueries: new SqliteLearnedQueryRepository(db, { clock, halfLifeDays: options.search?.halfLifeDays }),
     optimize: new SqliteOptimizeRepository(db, clock),
     pins: new SqlitePinRepository(db, clock),
+    handshakes: new SqliteHandshakeRepository(db, clock),
     close() {
       if (!db.open) return;
       journaled?.close();

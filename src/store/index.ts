@@ -15,6 +15,7 @@ export {
 } from './metrics-repository.js';
 export { DAY_MS, startOfUtcDay, utcDayLabel, utcDayStart } from './utc-day.js';
 export * from './types.js';
+export { SqliteHandshakeRepository, type HandshakeRepository, type Handshake } from './handshake-repository.js';
 export { SqliteToolsetRepository, type ToolsetRepository, type Toolset, type ToolReference } from './toolset-repository.js';
 export {
   SqliteVectorRepository,

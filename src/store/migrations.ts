@@ -285,6 +285,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'server_handshakes',
+    up(db) {
+      db.exec(`
+        -- What each server answered to initialize at its last connection (per server identity,
+        -- \`key #hash\`), so a per-server endpoint can answer a client's initialize without starting it.
+        CREATE TABLE server_handshakes (
+          server       TEXT    PRIMARY KEY,
+          capabilities TEXT    NOT NULL,
+          instructions TEXT,
+          seen_at      INTEGER NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

@@ -290,6 +290,7 @@ describe('settings', () => {
       isolatedIdleMs: 5 * 60 * 1000,
       requestTimeoutMs: 60_000,
       listChangedDebounceMs: 100,
+      listTimeoutMs: 3000,
       resilience: {
         lazy: true,
         connectTimeoutMs: 30_000,
@@ -344,6 +345,7 @@ describe('settings', () => {
       isolatedIdleMs: 2000,
       requestTimeoutMs: 5000,
       listChangedDebounceMs: 0,
+      listTimeoutMs: 500,
       resilience: {
         lazy: false,
         connectTimeoutMs: 1000,

@@ -28,11 +28,18 @@ export async function tempDir(prefix = 'switchboard-test-'): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * listTimeoutMs in test configs unless a test sets its own: a first listing waits for servers that
+ * start slowly on a loaded CI machine, so tests about other things see every server at once. The
+ * bound itself (default 3 s) is tested with its own value in test/gateway/first-listing.test.ts.
+ */
+export const TEST_LIST_TIMEOUT_MS = 60_000;
+
 export async function writeConfig(servers: Record<string, unknown>, switchboard?: Record<string, unknown>, dir?: string): Promise<string> {
   const folder = dir ?? (await tempDir());
   await mkdir(folder, { recursive: true });
   const file = path.join(folder, '.mcp.json');
-  await writeFile(file, JSON.stringify({ mcpServers: servers, ...(switchboard && { switchboard }) }, null, 2));
+  await writeFile(file, JSON.stringify({ mcpServers: servers, switchboard: { listTimeoutMs: TEST_LIST_TIMEOUT_MS, ...switchboard } }, null, 2));
   return file;
 }
 

@@ -10,7 +10,7 @@ afterEach(() => stores.cleanup());
 
 const V1_TABLES = ['catalog_changes', 'catalog_entries', 'catalog_listings', 'metrics_calls', 'metrics_daily', 'store_meta'];
 const LATEST_TABLES = [...V1_TABLES, 'gateway_state', 'toolsets', 'search_queries', 'search_vectors',
-  'optimize_candidates', 'optimize_canonical_tools', 'optimize_eval_runs', 'optimize_golden_prompts', 'optimize_promotions', 'tool_pins'].sort();
+  'optimize_candidates', 'optimize_canonical_tools', 'optimize_eval_runs', 'optimize_golden_prompts', 'optimize_promotions', 'server_handshakes', 'tool_pins'].sort();
 /** The schema as the first release wrote it: for upgrade tests. */
 const ONLY_V1 = MIGRATIONS.slice(0, 1);
 
