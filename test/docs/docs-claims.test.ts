@@ -28,7 +28,7 @@ describe('docs match the code', () => {
     const help = await runCli(['serve', '--help'], await tempDir());
     for (const flag of ['--host', '--port', '--mode']) expect(help.stdout).toContain(flag);
     expect(doc('docs/configuration.md')).not.toMatch(/Only `http.host` and `http.port` have command-line flags/);
-    expect(doc('docs/configuration.md')).toMatch(/`--host` and `--port` \(`http.host`, `http.port`\) and `--mode` \(`mode`\)/);
+    expect(doc('docs/configuration.md')).toMatch(/`--host` and `--port` \(`http.host`, `http.port`\), `--mode` \(`mode`\)/);
   });
 
   it('failed servers are retried after 1, 2, 4, 8 s and the shutdown wait is the configured 1 s (docs/stdio.md)', () => {
