@@ -13,6 +13,7 @@ export function registerOptimize(program: Command, common: (command: Command) =>
     .option('--candidates <n>', 'candidates per tool (default 4)')
     .option('--repeats <n>', 'repeats per prompt (default 3; deterministic backends run once)')
     .option('--auto-promote', 'promote the best candidate that passes the rule')
+    .option('--offline-candidates', 'candidates from the offline generator even when --backend is a model (which writes them by default)')
     .option('--json', 'print JSON')
     .action((server, opts) => import('./optimize.js').then((m) => m.optimizeRun(server, opts)));
   gate(optimize.command('promote'))

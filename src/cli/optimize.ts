@@ -8,6 +8,7 @@ import { BARE_PROFILE } from '../servers/profile.js';
 import { loadBench } from '../search/bench.js';
 import { createBackend } from '../optimize/backends/index.js';
 import { offlineCandidates } from '../optimize/generate.js';
+import { generateCandidateTexts } from '../optimize/model-generate.js';
 import { optimizeTool } from '../optimize/pipeline.js';
 import { ruleWith } from '../optimize/rule.js';
 import { Optimizer } from '../optimize/service.js';
@@ -53,6 +54,8 @@ export interface RunOptions extends OptimizeOptions {
   candidates?: string;
   repeats?: string;
   autoPromote?: boolean;
+  /** Candidates from the offline generator even when the backend is a model. */
+  offlineCandidates?: boolean;
 }
 
 export async function optimizeRun(server: string, options: RunOptions): Promise<void> {
@@ -93,7 +96,12 @@ export async function optimizeRun(server: string, options: RunOptions): Promise<
       optimizer.events.emit('phase', { server, tool: name, phase: 'generating', done: 0, total: 1 });
       const texts = own.filter((p) => p.split === 'optimize' && p.expectedBehavior.shouldCallTool).map((p) => p.prompt);
       const tool = evalTools.find((t) => t.name === name)!;
-      const candidates = offlineCandidates(tool, texts, candidatesPerTool).map((c) => ({ id: `${server}.${name}.${randomUUID().slice(0, 8)}`, ...c }));
+      // A model backend writes the candidates (shown the tool, its nearest siblings and prompts); else offline.
+      const near = (siblings.get(name) ?? []).map((sibling) => evalTools.find((t) => t.name === sibling)!).filter(Boolean);
+      const generated = backend.complete && !options.offlineCandidates
+        ? (await generateCandidateTexts(backend, tool, near, texts, candidatesPerTool)).map((description) => ({ description, source: `model:${backend.name}/${backend.model}` }))
+        : offlineCandidates(tool, texts, candidatesPerTool);
+      const candidates = generated.map((c) => ({ id: `${server}.${name}.${randomUUID().slice(0, 8)}`, ...c }));
       progress('generating', name)(1, 1);
       const batch = randomUUID();
       const onProgress = progress('evaluating', name);

@@ -12,10 +12,6 @@ import type { Catalog, Entry } from '../catalog/catalog.js';
 import { closeMatches } from '../catalog/naming.js';
 import { selectTools } from '../catalog/repair.js';
 import { page } from './pagination.js';
-import { callManagementTool, managementToolList } from './management.js';
-import { OPTIMIZATION_TOOL_NAMES, callOptimizationTool, optimizationToolList } from '../optimize/mcp-tools.js';
-import { z } from 'zod';
-import type { CreateMessage } from '../search/rerank/chat.js';
 import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
 import type { Gateway } from './gateway.js';
@@ -27,6 +23,8 @@ import type { ClientScope } from '../views/scope.js';
 import { CallGate, checkDepth, checkName } from './input-limits.js';
 import { isListedTool } from './listed-tool.js';
 import { scopeEntries } from './scope-filter.js';
+import { answerManagement } from './management-endpoint.js';
+import { failureResult, retryWithFallback, suggestInError, withSuggestions } from './fallback-answer.js';
 import { withheldResult } from '../catalog/pinning.js';
 
 type Params = Record<string, unknown>;
@@ -139,7 +137,7 @@ export class GatewaySession {
     const params = (request.params ?? {}) as Params;
     const pageSize = this.gateway.settings.pageSize;
     const single = this.view.kind === 'server' ? this.view.server : undefined;
-    if (this.view.kind === 'management') return this.handleManagement(request, params, ctx);
+    if (this.view.kind === 'management') return answerManagement(this, request, params, ctx);
     checkDepth(params, this.gateway.limits);
     if (this.scope) return scopeEntries(this.scope, request.method, await this.dispatch(request, params, ctx, pageSize, single), () => this.catalog(), single);
     return this.dispatch(request, params, ctx, pageSize, single);
@@ -201,24 +199,6 @@ export class GatewaySession {
     }
   }
 
-  /** The management endpoint answers locally: its own tools, nothing forwarded. */
-  private async handleManagement(request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
-    if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(this.gateway.toolsets ? toolsetToolList() : []), ...(this.gateway.optimization ? optimizationToolList() : [])] };
-    if (request.method === 'tools/call') {
-      if (this.gateway.optimization && typeof params.name === 'string' && OPTIMIZATION_TOOL_NAMES.has(params.name)) {
-        // The calling client's model, for the sampling backend: requests go on the stream of this call.
-        const sample = (p: Record<string, unknown>, o: { signal?: AbortSignal }) => ctx.mcpReq.send({ method: 'sampling/createMessage', params: p } as never, z.looseObject({}), o) as Promise<Record<string, unknown>>;
-        return callOptimizationTool(this.gateway.optimization, params.name, params.arguments, { clientCapabilities: this.clientCapabilities, sample });
-      }
-      if (typeof params.name === 'string' && TOOLSET_TOOL_NAMES.has(params.name)) return callToolsetTool(this.toolsetContext(), params.name, params.arguments);
-      // Sampling only for a client that declared it; sent on the stream of the request that asked.
-      const createMessage: CreateMessage | undefined = this.clientCapabilities?.sampling
-        ? (p, o) => ctx.mcpReq.send({ method: 'sampling/createMessage', params: p } as never, z.looseObject({ content: z.unknown() }), o) as Promise<{ content: unknown }>
-        : undefined;
-      return callManagementTool(this.gateway, params.name, params.arguments, { ...(createMessage && { createMessage }) });
-    }
-    throw new ProtocolError(-32601, `Method not found: ${request.method} (the management endpoint offers tools only)`);
-  }
 
   private isToolsetView(): boolean {
     return this.view.kind === 'toolset' || this.view.kind === 'fixed-toolset';
@@ -278,48 +258,19 @@ export class GatewaySession {
       }
       const suggestions = this.fallbacks(catalog, exposed);
       if (!suggestions.length) return result;
-      if (this.gateway.meta.autoRetryFallback && !retrying) return this.retryWithFallback(catalog, suggestions[0]!.toolKey, exposed, result, request, params, ctx);
-      const structured = result.structuredContent && typeof result.structuredContent === 'object' && !Array.isArray(result.structuredContent) ? (result.structuredContent as Params) : {};
-      const content = Array.isArray(result.content) ? result.content : [];
-      return {
-        ...result,
-        content: [...content, { type: 'text', text: `Fallback suggestions: ${suggestions.map((s) => s.toolKey).join(', ')} (similar tools; see structuredContent.fallback_suggestions).` }],
-        structuredContent: { ...structured, fallback_suggestions: suggestions },
-      };
+      if (this.gateway.meta.autoRetryFallback && !retrying) return retryWithFallback(this, catalog, suggestions[0]!.toolKey, exposed, result, request, params, ctx);
+      return withSuggestions(result, suggestions);
     } catch (error) {
       const failure = error as { code?: unknown; data?: unknown; message?: string };
       if (typeof failure.code === 'number' && !ctx.mcpReq.signal.aborted) {
         const suggestions = this.fallbacks(catalog, exposed);
         if (suggestions.length && this.gateway.meta.autoRetryFallback && !retrying) {
-          const original = { isError: true, content: [{ type: 'text', text: failure.message ?? String(error) }], structuredContent: { code: failure.code, data: failure.data ?? null } };
-          return this.retryWithFallback(catalog, suggestions[0]!.toolKey, exposed, original, request, params, ctx);
+          return retryWithFallback(this, catalog, suggestions[0]!.toolKey, exposed, failureResult(failure), request, params, ctx);
         }
-        if (suggestions.length) {
-          const data = failure.data && typeof failure.data === 'object' && !Array.isArray(failure.data) ? (failure.data as Params) : failure.data === undefined ? {} : { detail: failure.data };
-          failure.data = { ...data, fallback_suggestions: suggestions };
-        }
+        if (suggestions.length) suggestInError(failure, suggestions);
       }
       throw error;
     }
-  }
-
-  /**
-   * autoRetryFallback: the call failed, so the first suggestion is tried with the same arguments;
-   * the answer carries both outcomes (the fallback's content, then what the original said).
-   */
-  private async retryWithFallback(catalog: Catalog, fallbackKey: string, exposed: string, original: Result, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
-    const entry = catalog.toolTable.resolve(fallbackKey);
-    if (!entry) return original;
-    const retried: Result = await this.forwardTool(catalog, entry, fallbackKey, request, { ...params, name: entry.originalName }, ctx, true).catch(
-      (error: Error): Result => ({ isError: true, content: [{ type: 'text', text: error.message }] }),
-    );
-    const content = Array.isArray(retried.content) ? retried.content : [];
-    const originalText = (Array.isArray(original.content) ? original.content : []).map((c: { text?: string }) => c.text).filter(Boolean).join(' ');
-    return {
-      ...retried,
-      content: [{ type: 'text', text: `${exposed} failed (${originalText.slice(0, 300)}); retried with ${fallbackKey}:` }, ...content],
-      structuredContent: { ...(retried.structuredContent as Params | undefined), auto_retry: { failed: exposed, original, retried_with: fallbackKey } },
-    };
   }
 
   /** Similar tools for a failing one (never itself, never a tool of a server that is down). */
@@ -348,7 +299,8 @@ export class GatewaySession {
     return { isError: true, content: [{ type: 'text', text: this.scope!.refusal(what) }], _meta: { 'switchboard/forbidden': true } };
   }
 
-  private toolsetContext(): ToolsetToolContext {
+  /** What the toolset tools act on: the gateway's default on the management endpoint, else this session's own. */
+  toolsetContext(): ToolsetToolContext {
     const toolsets = this.gateway.toolsets;
     if (!toolsets) throw new ProtocolError(-32603, 'Toolsets need the store, and this gateway runs without one.');
     // The management endpoint changes the gateway's default (persisted); any other session only itself.

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { npmServer, writeConfig } from '../helpers/gateway.js';
 import { runCli } from '../cli/run-cli.js';
+import { startModelStandIn } from '../fixtures/model-standin.js';
 
 const prompts = [
   { tool: 'get-sum', category: 'direct', prompt: 'get the sum of 3 and 4' },
@@ -67,5 +68,28 @@ describe('switchboard optimize (retrieval backend, real server-everything)', () 
     const promote = await cli('optimize', 'promote', 'everything', 'get-sum', '--candidate', first.candidate, '--enable-optimization');
     expect(promote.code).toBe(1);
     expect(promote.stderr).toContain(`promotion of everything.get-sum refused: ${first.failing!.split(':')[0]}`);
+  }, 240_000);
+
+  it('a model backend writes the candidates it then evaluates (an OpenAI-compatible stand-in on 127.0.0.1)', async () => {
+    const standIn = await startModelStandIn();
+    try {
+      const config = await writeConfig({ everything: npmServer('everything') }, { optimization: { backends: [{ name: 'local', type: 'openai', baseUrl: `${standIn.url}/v1`, model: 'stand-in-1' }] } });
+      const dataDir = path.join(path.dirname(config), 'data');
+      const cli = (...args: string[]) => runCli([...args, '--config', config, '--enable-optimization'], dataDir, 120_000);
+      const file = path.join(path.dirname(config), 'prompts.json');
+      await writeFile(file, JSON.stringify(prompts));
+      expect((await cli('optimize', 'prompts', '--server', 'everything', '--import', file)).code).toBe(0);
+      const run = await cli('optimize', 'everything', '--tools', 'get-sum', '--backend', 'local', '--candidates', '2', '--repeats', '1', '--json');
+      expect(run.code, run.stderr).toBe(0);
+      expect((JSON.parse(run.stdout) as { tools: Array<{ candidates: number }> }).tools[0].candidates).toBe(2);
+      // One generation request (no tools, shown the tool and its siblings), then selections with the written texts swapped in.
+      const generation = standIn.requests.filter((r) => !r.body.tools);
+      expect(generation).toHaveLength(1);
+      expect(JSON.stringify(generation[0].body)).toContain('get-sum');
+      const shown = standIn.requests.filter((r) => r.body.tools).map((r) => (r.body.tools as Array<{ function: { name: string; description: string } }>).find((t) => t.function.name === 'get-sum')?.function.description);
+      expect(shown).toContain('Adds two numbers and returns the total, for sums of expenses or counts.');
+    } finally {
+      await standIn.close();
+    }
   }, 240_000);
 });
