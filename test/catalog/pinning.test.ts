@@ -95,6 +95,7 @@ describe('definition pinning', () => {
     expect(rows.every((r) => r.server === 'raw' && /^[0-9a-f]{64}$/.test(r.hash) && r.seen_hash === null)).toBe(true);
     const pinnedHash = rows[0]!.hash;
 
+    await call(client, 'raw_other', {}); // the server runs, so it notices its file change (see the strict test)
     // Equivalent JSON: other key order, hints at their MCP defaults spelled out, an empty annotations object.
     const before = notified();
     const equivalent = [
@@ -158,6 +159,9 @@ describe('definition pinning', () => {
     expect(await discover('echoes arguments')).toContain('raw_echo');
     expect(await searched('echoes arguments')).toContain('raw_echo');
 
+    // The server must be running to notice its file change: the boot-time discovery may have stopped it again
+    // (lazy start) before these clients connected, and their listings came from the kept catalog. A call starts it.
+    await call(a.client, 'raw_other', {});
     const [beforeA, beforeB] = [a.notified(), b.notified()];
     await writeFile(toolsFile, JSON.stringify([changedEcho, OTHER]));
     await waitFor(() => a.notified() > beforeA && b.notified() > beforeB, 'list_changed on both endpoints');
@@ -233,6 +237,7 @@ describe('definition pinning', () => {
     const { client, notified } = await connect(gateway.url);
     expect((await list(client)).map((t) => t.name).sort()).toEqual(['raw_echo', 'raw_other']);
     await waitFor(() => pinRows(dataDir).length === 2, 'both tools pinned');
+    await call(client, 'raw_other', {}); // the server runs, so it notices its file change (see the strict test)
     const before = notified();
     await writeFile(toolsFile, JSON.stringify([changedEcho, OTHER]));
     await waitFor(() => notified() > before, 'list_changed after the change');
@@ -277,6 +282,7 @@ describe('definition pinning', () => {
     running.push(() => connected.close());
     expect((await list(client)).map((t) => t.name).sort()).toEqual(['raw_echo', 'raw_other']);
     await waitFor(() => pinRows(path.join(dir, 'data')).length === 2, 'both tools pinned');
+    await call(client, 'raw_other', {}); // the server runs, so it notices its file change (see the strict test)
     await writeFile(toolsFile, JSON.stringify([changedEcho, OTHER]));
     await waitFor(() => notified > 0, 'list_changed over stdio');
     expect((await list(client)).map((t) => t.name)).toEqual(['raw_other']);
