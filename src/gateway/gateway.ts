@@ -17,6 +17,7 @@ import type { CallRecord, Store } from '../store/index.js';
 import { ToolMetricsAnnotator } from './tool-metrics.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { CallRecorder } from '../metrics/call-recorder.js';
+import { ActivityFeed } from '../metrics/activity.js';
 import { GatewaySession, GATEWAY_CAPABILITIES, logSeverity } from './session.js';
 import { SubscriptionRegistry } from './subscriptions.js';
 import { fallbacksFor, recommend, type Recommendation } from './recommendations.js';
@@ -73,6 +74,8 @@ export class Gateway {
   readonly handshakes: HandshakeCache;
   /** Records calls (store, Prometheus, in-memory per-tool stats), rolls up, checkpoints the WAL. */
   readonly calls: CallRecorder;
+  /** What just happened (calls, server requests), for live views: GET /api/activity. */
+  readonly activity = new ActivityFeed();
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
   readonly toolMetrics: ToolMetricsAnnotator | undefined;
   /** Optimization tools on /gateway/mcp; set by serve when optimization is enabled. */
@@ -96,6 +99,7 @@ export class Gateway {
       subscriptions: this.subscriptions,
       listChangedDebounceMs: this.settings.listChangedDebounceMs,
       log: this.log,
+      activity: this.activity,
     });
     this.toolsets = this.store ? new ToolsetService(this.store.toolsets, () => this.router.toolsetEquipChanged()) : undefined;
     this.pool = new ServerPool({
@@ -191,6 +195,7 @@ export class Gateway {
   /** Records one finished tool call: durable in the store (before the client gets the answer) and in Prometheus. */
   recordCall(call: CallRecord): void {
     this.calls.recordCall(call);
+    this.activity.publishCall(call);
   }
 
   catalogFor(profile: CapabilityProfile): Catalog {

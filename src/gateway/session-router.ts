@@ -17,6 +17,7 @@ import type { SubscriptionRegistry } from './subscriptions.js';
 import { viewIncludes } from './view.js';
 import { correlationOf } from '../logging/correlation.js';
 import { requestLog } from '../logging/request-log.js';
+import type { ActivitySink } from '../metrics/activity.js';
 
 const ANY_RESULT = z.any();
 
@@ -33,6 +34,8 @@ export interface RouterHost {
   readonly subscriptions: SubscriptionRegistry<GatewaySession>;
   readonly listChangedDebounceMs: number;
   readonly log: Logger;
+  /** Live views hear of each server request (with the correlation id of the call that caused it). */
+  readonly activity?: ActivitySink;
 }
 
 export class SessionRouter {
@@ -150,6 +153,7 @@ export class SessionRouter {
     const correlationId = cause ? correlationOf(cause) : undefined;
     this.host.log.info({ server: connection.key, method: request.method, session: owner.id, routed: cause ? 'related' : 'session', ...(correlationId && { correlationId }) }, 'reverse request');
     if (requestLog) requestLog.reverse({ server: connection.key, method: request.method, ...(correlationId && { correlationId }) });
+    this.host.activity?.publish({ kind: 'server-request', at: Date.now(), server: connection.key, method: request.method, session: owner.id, ...(correlationId && { correlationId }) });
     if (cause) return cause.mcpReq.send({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
     return owner.server.request({ method: request.method, params: request.params } as never, ANY_RESULT, { signal });
   }

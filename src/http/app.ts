@@ -22,6 +22,7 @@ import { UsageError } from '../cli/inventory.js';
 import { parseSince } from '../cli/metrics.js';
 import { optimizationEventStream } from './optimize-events.js';
 import { registerPinRoutes } from './pin-routes.js';
+import { registerActivityRoute } from './activity-route.js';
 
 const embedRequest = z.strictObject({ force: z.boolean().optional() });
 const toolSelection = z.strictObject({ enabledTools: z.array(z.string().min(1)).optional(), disabledTools: z.array(z.string().min(1)).optional() });
@@ -183,6 +184,8 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
   });
 
   registerPinRoutes(app, gateway);
+  // Live activity (calls, server requests, correlation ids) as server-sent events (docs/logging.md).
+  registerActivityRoute(app, gateway.activity);
 
   app.get('/metrics', async (c) => {
     if (!gateway.metrics) return c.text('metrics are not enabled in this gateway\n', 404);
@@ -229,7 +232,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
   perServer('/servers');
   perServer('/s');
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers, /api/metrics, /api/calls, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers, /api/metrics, /api/calls, /api/activity, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
   return { app, sessions };
 }
 

@@ -55,6 +55,16 @@ export function createRootLogger(options: LoggerOptions = {}): Logger {
   file.on('error', (error: Error) => {
     if (failed) return;
     failed = true;
+    // Stop using the file for good: sonic-boom's exit-time flushSync retries a failing write (ENOSPC,
+    // EIO) forever, which hung the gateway at exit once its disk was full. Writes become no-ops and
+    // the destroyed stream is skipped by pino's exit flush.
+    file.write = () => true;
+    file.flushSync = () => undefined;
+    try {
+      file.destroy();
+    } catch {
+      // already closed
+    }
     options.onFileError?.(error);
   });
   // Lean on purpose (no redaction paths, no bounding pass: they cost 2.5x the rest of a line, measured):

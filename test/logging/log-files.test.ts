@@ -1,10 +1,11 @@
 // Per-run log files through the real gateway (stdio face, server-everything): the file a run
 // writes in <data dir>/logs, retention of older runs' files, the stderr fallback with a warning when
 // the file cannot be created, --log-file and --no-log-file, and `switchboard logs` on the newest file.
-import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { appendFile, mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectStdio, newClient, npmServer, tempDir, waitFor, writeConfig, type ConnectedClient } from '../helpers/gateway.js';
+import { CLI, REPO, connectStdio, isAlive, newClient, npmServer, stopChild, tempDir, waitFor, writeConfig, type ConnectedClient } from '../helpers/gateway.js';
 import { runCli } from '../cli/run-cli.js';
 
 const NAME = /^switchboard_\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(_\d+)?\.log$/;
@@ -82,6 +83,24 @@ describe('per-run log files', () => {
     expect(gateway.log!.records().some((r) => r.msg === 'configuration loaded')).toBe(true);
   });
 
+  it('a file that fails mid-run (disk full) is dropped with one warning; logging goes on to stderr and the gateway still exits', async () => {
+    const config = await writeConfig({ everything: npmServer('everything') });
+    const gateway = await start(config, ['--log-file', '/dev/full']); // every write fails with ENOSPC
+    await gateway.client.listTools();
+    await gateway.client.callTool({ name: 'everything_echo', arguments: { message: 'hi' } });
+    const warnings = await waitFor(() => {
+      const found = gateway.log!.records().filter((r) => r.msg === 'writing the log file failed; logging goes on to stderr only');
+      return found.length > 0 && found;
+    }, 'the write-failure warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40, file: '/dev/full', err: expect.stringMatching(/ENOSPC/) });
+    expect(gateway.log!.records().some((r) => r.msg === 'configuration loaded')).toBe(true);
+    // It used to hang at exit for good: the exit-time flush retried the failing write forever.
+    await gateway.close();
+    open.splice(0);
+    await waitFor(() => !isAlive(gateway.pid!), 'the gateway to exit after its client closed', 15_000);
+  });
+
   it('--log-file writes where it is told; --no-log-file writes no file', async () => {
     const config = await writeConfig({ everything: npmServer('everything') });
     const dataDir = path.join(path.dirname(config), 'data');
@@ -137,5 +156,41 @@ describe('switchboard logs', () => {
     const result = await runCli(['logs'], dataDir);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(path.join(dataDir, 'logs'));
+  });
+
+  it('--follow prints what is appended (a line only once complete), moves on to a newer run\'s file, and survives its old file removed', async () => {
+    const dataDir = await tempDir();
+    const dir = path.join(dataDir, 'logs');
+    await mkdir(dir, { recursive: true });
+    const first = path.join(dir, 'switchboard_2026-01-01T00-00-00.log');
+    await writeFile(first, oldLine('first line'));
+    const child = spawn(process.execPath, [CLI, 'logs', '--follow', '--data-dir', dataDir], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      await waitFor(() => stdout.includes('first line'), 'the existing line');
+      expect(stderr).toContain(first);
+      // Half a line is held back until its newline arrives.
+      const half = oldLine('appended later');
+      await appendFile(first, half.slice(0, 20));
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(stdout).not.toContain('appended later');
+      await appendFile(first, half.slice(20));
+      await waitFor(() => stdout.includes('appended later'), 'the appended line');
+      // A newer run starts: follow moves on to its file, and the old one may vanish (retention).
+      const second = path.join(dir, 'switchboard_2026-01-02T00-00-00.log');
+      await writeFile(second, oldLine('from the next run'));
+      await waitFor(() => stdout.includes('from the next run'), 'the newer file');
+      expect(stderr).toContain(second);
+      await rm(first);
+      await appendFile(second, oldLine('still following'));
+      await waitFor(() => stdout.includes('still following'), 'lines after the old file was removed');
+      expect(child.exitCode).toBeNull();
+      expect(stdout.match(/first line/g)).toHaveLength(1);
+    } finally {
+      await stopChild(child);
+    }
   });
 });
