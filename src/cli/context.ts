@@ -2,7 +2,7 @@
 // and building a Gateway from it (settings mapped in one place).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import envPaths from 'env-paths';
+import { defaultDataDir } from './data-dir.js';
 import { ConfigError, loadConfig, markChildren, type LoadedConfig, type SwitchboardSettings } from '../config/index.js';
 import { Gateway, type GatewayServices } from '../gateway/gateway.js';
 import { openDatabase, type OpenDatabaseOptions, type Store } from '../store/index.js';
@@ -42,9 +42,7 @@ const MISSING_CONFIG_HINT =
   'or create this file from a client\'s config: copy the "mcpServers" object of your .mcp.json (Claude Code), ~/.cursor/mcp.json (Cursor) or claude_desktop_config.json (Claude Desktop) into it.';
 
 /** SWITCHBOARD_DATA_DIR, else the per-user data folder (e.g. ~/.local/share/switchboard). */
-export function defaultDataDir(): string {
-  return process.env.SWITCHBOARD_DATA_DIR || envPaths('switchboard', { suffix: '' }).data;
-}
+export { defaultDataDir } from './data-dir.js';
 
 export async function loadContext(options: CommonOptions, defaultLevel: LevelWithSilent, runLog?: RunLogFlags): Promise<CommandContext> {
   const level = (options.logLevel as LevelWithSilent | undefined) ?? defaultLevel;

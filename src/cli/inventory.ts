@@ -30,4 +30,5 @@ export async function withInventory<T>(
 }
 
 /** A mistake in how the command was called: exit code 2, message only. */
-export class UsageError extends Error {}
+export { UsageError } from './errors.js';
+import { UsageError } from './errors.js';

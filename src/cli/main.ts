@@ -1,11 +1,10 @@
 // Owns the `switchboard` command line: options shared by every command, dispatch, and exit codes
 // (0 ok, 1 failure, 2 invalid configuration or usage).
 import { Command, Option } from 'commander';
-import { ProtocolError } from '@modelcontextprotocol/server';
-import { ConfigError } from '../config/index.js';
-import { LOG_LEVELS } from '../logging/logger.js';
-import { VERSION } from '../gateway/gateway.js';
-import { UsageError } from './inventory.js';
+import { ConfigError } from '../config/errors.js';
+import { LOG_LEVELS } from '../logging/levels.js';
+import { VERSION } from '../config/version.js';
+import { UsageError } from './errors.js';
 import { registerOptimize } from './optimize-commands.js';
 
 function common(command: Command): Command {
@@ -35,8 +34,38 @@ export function buildProgram(): Command {
     .option('--log-requests', 'one log line per request and response: ids, server, tool, duration, status, sizes (setting logRequests)')
     .option('--log-arguments', 'with --log-requests: argument values too, secrets redacted (setting logArguments)')
     .option('--enable-optimization', 'serve the description-optimization tools on /gateway/mcp (default off; promotions apply either way)')
+    .addOption(new Option('--daemon', 'run as the data dir\'s daemon (set by `switchboard daemon start`)').hideHelp())
     .addOption(new Option('--pinning <mode>', 'tools whose definition changed since first seen: flagged (warn), hidden until `switchboard approve` (strict), or not checked (off) (default: the "pinning" setting, else warn)').choices(['warn', 'strict', 'off']))
     .action((opts) => import('./serve.js').then((m) => m.serveCommand(opts)));
+
+  const daemon = program.command('daemon').description('run the HTTP gateway in the background for every local client (docs/daemon.md)');
+  common(daemon.command('start'))
+    .description('start the daemon of this data dir (one per data dir); clients reach it with `switchboard connect`')
+    .option('--port <port>', 'HTTP port on 127.0.0.1 (default 0: any free port; the state file says which)')
+    .option('--json', 'print JSON')
+    .action((opts) => import('./daemon.js').then((m) => m.daemonStart(opts)));
+  common(daemon.command('stop'))
+    .description('stop the daemon: SIGTERM, then SIGKILL of its process group after 10 s')
+    .option('--json', 'print JSON')
+    .action((opts) => import('./daemon.js').then((m) => m.daemonStop(opts)));
+  common(daemon.command('status'))
+    .description('pid, URL, uptime, clients connected, servers and their states (exit 3 when not running)')
+    .option('--json', 'print JSON')
+    .action((opts) => import('./daemon.js').then((m) => m.daemonStatus(opts)));
+  common(daemon.command('logs'))
+    .description('print the daemon\'s newest log file (the same as `switchboard logs`)')
+    .option('-f, --follow', 'keep printing lines as they are written')
+    .addOption(new Option('--level <level>', 'only lines at this level or above').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal']))
+    .option('--server <key>', 'only lines about this server')
+    .option('--json', 'print the JSON lines as they are')
+    .action((opts) => import('./logs.js').then((m) => m.logsCommand(opts)));
+
+  common(program.command('connect'))
+    .description('stdio MCP server for a client config: relays to this data dir\'s daemon, starting it when needed (docs/daemon.md)')
+    .option('--toolset <name>', 'see exactly this saved toolset')
+    .addOption(new Option('--mode <mode>', 'see this mode (default: the daemon\'s)').choices(['passthrough', 'toolset', 'meta', 'auto']))
+    .option('--server <key>', 'see one server, original tool names')
+    .action((opts) => import('./connect.js').then((m) => m.connectCommand(opts)));
 
   common(program.command('logs'))
     .description('print the newest log file of <data-dir>/logs, pretty (starts no server)')
@@ -200,7 +229,6 @@ function exitCodeFor(error: unknown): number {
   if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return 0;
   if (typeof code === 'string' && code.startsWith('commander.')) return 2;
   if (error instanceof ConfigError || error instanceof UsageError) return 2;
-  if (error instanceof ProtocolError) return 1;
   return 1;
 }
 

@@ -18,6 +18,7 @@ import type { SwitchboardSettings } from '../config/index.js';
 import { ClientRegistry } from '../http/clients.js';
 import { checkBind } from './bind-check.js';
 import { readableByOthersWarning } from '../config/permissions.js';
+import { daemonClients, daemonListening, daemonStopping } from './daemon-serve.js';
 
 export interface ServeOptions extends CommonOptions {
   stdio?: boolean;
@@ -33,6 +34,8 @@ export interface ServeOptions extends CommonOptions {
   enableOptimization?: boolean;
   /** --pinning: overrides the pinning setting. */
   pinning?: SwitchboardSettings['pinning'];
+  /** Run as this data dir's daemon (started by `switchboard daemon start` or a shim; docs/daemon.md). */
+  daemon?: boolean;
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
@@ -43,7 +46,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   if (options.http && options.stdio) throw new UsageError('choose one face: --stdio or --http');
   const { config, log, dataDir, logFile } = await loadContext(options, 'info', { logFile: options.logFile, logRequests: options.logRequests, logArguments: options.logArguments });
   // Before anything starts: an HTTP face off loopback needs client tokens (exit 2 with the fix).
-  const clients = new ClientRegistry(config.settings.clients, process.env, config.file);
+  if (options.daemon && !options.http) throw new UsageError('--daemon needs --http');
+  const clients = new ClientRegistry(options.daemon ? daemonClients(config.settings.clients) : config.settings.clients, process.env, config.file);
   const readable = readableByOthersWarning(config);
   if (readable) log.warn(readable);
   if (options.http) checkBind(options.host ?? config.settings.http.host, clients.enabled, config.settings.http.unauthenticatedAdmin);
@@ -129,6 +133,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ reason }, 'shutting down');
+    if (options.daemon) daemonStopping(dataDir);
     const force = setTimeout(() => process.exit(code || 1), code ? 3_000 : 10_000);
     force.unref();
     await watcher.close().catch(() => undefined);
@@ -176,7 +181,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     }
     closeFace = face.close;
     log.info({ url: `${face.url}/mcp` }, 'listening');
-    process.stderr.write(banner(face.url, enabled));
+    if (options.daemon) daemonListening(dataDir, face.url, config.file);
+    else process.stderr.write(banner(face.url, enabled));
   } else {
     const view: View = options.toolset ? { kind: 'fixed-toolset', name: options.toolset } : viewForMode(mode);
     await serveStdio(gateway, () => void shutdown('stdin closed'), view);

@@ -32,7 +32,8 @@ import { DEFAULT_LIMITS } from './input-limits.js';
 import { HandshakeCache } from './handshakes.js';
 import type { LimitSettings } from '../config/index.js';
 
-export const VERSION = '0.1.0';
+export { VERSION } from '../config/version.js';
+import { VERSION } from '../config/version.js';
 export { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 
 /** What the gateway keeps outside memory; both optional (tests and tools may run without). */

@@ -24,6 +24,7 @@ import { optimizationEventStream } from './optimize-events.js';
 import { registerPinRoutes } from './pin-routes.js';
 import { registerActivityRoute } from './activity-route.js';
 
+const MODES: readonly Mode[] = ['passthrough', 'toolset', 'meta', 'auto'];
 const embedRequest = z.strictObject({ force: z.boolean().optional() });
 const toolSelection = z.strictObject({ enabledTools: z.array(z.string().min(1)).optional(), disabledTools: z.array(z.string().min(1)).optional() });
 
@@ -196,7 +197,26 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
   /** A client's own mode or toolset (switchboard.clients[].mode / toolset) replaces the gateway's on /mcp. */
   const viewFor = (client: AuthenticatedClient | undefined): View =>
     client?.settings.toolset ? { kind: 'fixed-toolset', name: client.settings.toolset } : client?.settings.mode ? viewForMode(client.settings.mode) : mainView;
-  app.all('/mcp', (c) => sessions.handle(c.req.raw, '/mcp', viewFor(c.get('client')), c.get('client')));
+  // `/mcp?toolset=NAME` and `/mcp?mode=meta` pick a view by URL (shims, and clients without sessions).
+  app.all('/mcp', (c) => {
+    const client = c.get('client');
+    const toolset = c.req.query('toolset');
+    const mode = c.req.query('mode');
+    if (toolset === undefined && mode === undefined) return sessions.handle(c.req.raw, '/mcp', viewFor(client), client);
+    if (client?.settings.toolset || client?.settings.mode) {
+      return c.json({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: client "${client.name}" is configured with its own ${client.settings.toolset ? 'toolset' : 'mode'}; ?toolset= and ?mode= are not for it.` }, id: null }, 403);
+    }
+    if (toolset !== undefined && mode !== undefined) return c.json({ jsonrpc: '2.0', error: { code: -32600, message: 'Use ?toolset= or ?mode=, not both.' }, id: null }, 400);
+    if (toolset !== undefined) {
+      if (!gateway.toolsets?.get(toolset)) {
+        const known = gateway.toolsets?.list().map((t) => t.name).join(', ') || 'none';
+        return c.json({ jsonrpc: '2.0', error: { code: -32001, message: `Unknown toolset "${toolset}". Saved toolsets: ${known}.` }, id: null }, 404);
+      }
+      return sessions.handle(c.req.raw, '/mcp', { kind: 'fixed-toolset', name: toolset }, client);
+    }
+    if (!MODES.includes(mode as Mode)) return c.json({ jsonrpc: '2.0', error: { code: -32600, message: `?mode= must be one of ${MODES.join(', ')} (got "${mode}").` }, id: null }, 400);
+    return sessions.handle(c.req.raw, '/mcp', viewForMode(mode as Mode), client);
+  });
   app.all('/toolsets/:name/mcp', (c) => {
     const name = c.req.param('name');
     if (!gateway.toolsets?.get(name)) {

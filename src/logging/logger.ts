@@ -6,7 +6,7 @@ import { DEFAULT_BOUNDS, bound, serializeError, type BoundOptions } from './boun
 
 export type { Logger };
 
-export const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export { LOG_LEVELS } from './levels.js';
 
 export interface LoggerOptions {
   level?: LevelWithSilent;
