@@ -90,6 +90,19 @@ describe('docs match the code', () => {
     for (const file of docs()) expect(doc(file), file).not.toMatch(/\.\.\/shared\/|\/work\/shared/);
   });
 
+  it('every vendored listing has its licence text next to it, named in test/fixtures/README.md (item 7)', () => {
+    const folder = path.join(REPO, 'test/fixtures/listings');
+    const rows = readFileSync(path.join(REPO, 'test/fixtures/README.md'), 'utf8').split('\n').filter((line) => line.startsWith('| `'));
+    for (const file of readdirSync(folder).filter((f) => f.endsWith('.tools.json'))) {
+      const server = file.replace('.tools.json', '');
+      const row = rows.find((line) => line.split('|')[1]!.includes(`\`${server}\``));
+      expect(row, `${file} has no licence row`).toBeDefined();
+      const texts = [...row!.matchAll(/\(listings\/(LICENSE[^)]+)\)/g)].map((m) => m[1]!);
+      expect(texts.length, file).toBeGreaterThan(0);
+      for (const text of texts) expect(readFileSync(path.join(folder, text), 'utf8'), text).toMatch(/MIT License|Apache License/);
+    }
+  });
+
   it('the README shows the Inspector stdio command with -- before Switchboard\u2019s own flags (item 8)', () => {
     const line = doc('README.md').match(/npx @modelcontextprotocol\/inspector --cli[^`]*/)?.[0];
     expect(line).toBeDefined();
