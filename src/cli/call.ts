@@ -25,7 +25,7 @@ export async function callCommand(name: string, json: string | undefined, option
     const connection = gateway.pool.connection(entry.serverKey, BARE_PROFILE)!;
     const startedAt = Date.now();
     const record = (outcome: CallOutcome, errorMessage?: string) =>
-      gateway.recordCall({ server: entry.serverKey, tool: entry.originalName, session: 'cli', startedAt, durationMs: Date.now() - startedAt, outcome, ...(errorMessage && { errorMessage }) });
+      gateway.recordCall({ server: entry.serverKey, identity: connection.identity, tool: entry.originalName, session: 'cli', startedAt, durationMs: Date.now() - startedAt, outcome, ...(errorMessage && { errorMessage }) });
     let result;
     try {
       result = await connection.request('tools/call', { name: entry.originalName, arguments: args });

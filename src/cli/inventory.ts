@@ -20,7 +20,8 @@ export async function withInventory<T>(
       throw new UsageError(`Unknown server "${options.server}". Configured: ${gateway.pool.keys().join(', ') || 'none'}.`);
     }
     const catalog = gateway.catalogFor(BARE_PROFILE);
-    const stopProgress = reportStartProgress(gateway.pool, context.log);
+    // One line rewritten in place, erased before the command prints, unless log lines may come between.
+    const stopProgress = reportStartProgress(gateway.pool, context.log, process.stderr, { inPlace: !context.log.isLevelEnabled('warn') });
     await catalog.ensure(options.server ? [options.server] : undefined).finally(stopProgress);
     return await body({ gateway, catalog, context });
   } finally {

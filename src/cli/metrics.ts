@@ -1,10 +1,12 @@
 // Owns `switchboard metrics`: per-tool call statistics read from the store (no server is started),
-// and the helpers the store-reading commands and admin routes share: --since parsing, time display,
+// for the servers of the config at their current identity (calls to another project's server of the
+// same name are not shown; without a config at the default path, every recorded server is), and the helpers the store-reading commands and admin routes share: --since parsing, time display,
 // and opening an existing store without creating one.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_DB_FILE, type Store, type ToolStats } from '../store/index.js';
-import { defaultDataDir, openStore, type CommonOptions } from './context.js';
+import { DEFAULT_DB_FILE, type ServerScope, type Store, type ToolStats } from '../store/index.js';
+import { serverIdentity } from '../servers/identity.js';
+import { defaultDataDir, loadContext, openStore, type CommonOptions } from './context.js';
 import { printJson, table } from './format.js';
 import { UsageError } from './inventory.js';
 
@@ -77,13 +79,34 @@ function percent(rate: number | null): string {
   return `${Math.round(rate * 1000) / 10}%`;
 }
 
+/** The config path commands read when --config is not given. */
+const DEFAULT_CONFIG = './.mcp.json';
+
+/**
+ * The config's servers and their identities now, or undefined (every recorded server) when --config
+ * was left at its default and there is no such file: metrics stay readable outside a project.
+ */
+async function configScope(options: MetricsOptions): Promise<{ file: string; scope: ServerScope } | undefined> {
+  if (options.config === DEFAULT_CONFIG && !existsSync(path.resolve(options.config))) return undefined;
+  const { config } = await loadContext(options, 'warn');
+  return { file: config.file, scope: new Map(config.servers.map((s) => [s.key, serverIdentity(s)])) };
+}
+
+/** Table labels: the key, with the identity when the rows hold more than one identity of that key. */
+function serverLabels(stats: readonly ToolStats[]): (s: ToolStats) => string {
+  const identities = new Map<string, Set<string>>();
+  for (const s of stats) identities.set(s.server, (identities.get(s.server) ?? new Set()).add(s.identity));
+  return (s) => (identities.get(s.server)!.size > 1 ? `${s.server} #${s.identity || 'unknown'}` : s.server);
+}
+
 export async function metricsCommand(options: MetricsOptions): Promise<void> {
   const since = options.since === undefined ? undefined : parseSince(options.since);
+  const scoped = await configScope(options);
   const dataDir = dataDirOf(options);
   const store = openExistingStore(dataDir);
   let stats: ToolStats[] = [];
   try {
-    stats = store?.metrics.toolStats({ server: options.server, tool: options.tool, since }) ?? [];
+    stats = store?.metrics.toolStats({ server: options.server, tool: options.tool, since, ...(scoped && { scope: scoped.scope }) }) ?? [];
   } finally {
     store?.close();
   }
@@ -94,6 +117,7 @@ export async function metricsCommand(options: MetricsOptions): Promise<void> {
       options.server && `server "${options.server}"`,
       options.tool && `tool "${options.tool}"`,
       since !== undefined && `since ${utcTime(since)}`,
+      scoped && `the servers of ${scoped.file}`,
     ].filter(Boolean);
     const where = store ? `in ${path.join(dataDir, DEFAULT_DB_FILE)}` : `(no store yet at ${path.join(dataDir, DEFAULT_DB_FILE)}; "switchboard serve" creates it)`;
     const hint = options.tool ? ' Tool names are the server\u2019s own names (not the exposed <server>_<tool> ones).' : '';
@@ -101,8 +125,9 @@ export async function metricsCommand(options: MetricsOptions): Promise<void> {
     return;
   }
   const now = Date.now();
+  const label = serverLabels(stats);
   const rows = stats.map((s) => [
-    s.server,
+    label(s),
     s.tool,
     String(s.calls),
     String(s.successes),

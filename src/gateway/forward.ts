@@ -76,6 +76,7 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
     if (record && request.method === 'tools/call') {
       session.gateway.recordCall({
         server: connection.key,
+        identity: connection.identity,
         tool: params.name as string,
         session: session.id,
         correlationId: correlationOf(ctx),

@@ -92,7 +92,8 @@ export class Gateway {
     this.metrics = services.metrics;
     this.descriptions = services.descriptions;
     this.pins = services.pins;
-    this.calls = new CallRecorder({ store: this.store, registry: this.metrics, record: this.settings.recordCalls, log: this.log });
+    // Ranking counts only calls made to each server's current identity (another project's "x" is another server).
+    this.calls = new CallRecorder({ store: this.store, registry: this.metrics, record: this.settings.recordCalls, log: this.log, identityOf: (server) => this.pool.identity(server) });
     this.search = new ToolSearch({ settings: this.settings.search, store: this.store, stats: this.calls.stats, log: this.log, serverDescription: (server) => this.pool.config(server)?.description, learningLimits: () => ({ quorum: this.limits.learningQuorum, perSession: this.limits.learnedQueriesPerSession, maxQueryLength: this.limits.maxQueryLength }) });
     this.router = new SessionRouter({
       sessions: () => this.sessions,
@@ -130,7 +131,7 @@ export class Gateway {
       log: this.log,
     });
     if (this.store) {
-      if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message) });
+      if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message), scope: () => this.pool.identities() });
     }
   }
 

@@ -64,7 +64,8 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     run(gateway, args) {
       const { server, tool } = parseArguments(serverTool, args, 'get_tool_metrics');
-      const tools = needStore(gateway, 'get_tool_metrics').metrics.toolStats({ server, tool });
+      // This gateway's servers at their current identity: never another project's server of the same name.
+      const tools = needStore(gateway, 'get_tool_metrics').metrics.toolStats({ server, tool, scope: gateway.pool.identities() });
       return jsonResult({ tools });
     },
   },
@@ -77,7 +78,7 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
     run(gateway, args) {
       const { server, tool } = parseArguments(serverTool, args, 'reset_tool_metrics');
       needStore(gateway, 'reset_tool_metrics');
-      const deleted = gateway.calls.reset({ server, tool });
+      const deleted = gateway.calls.reset({ server, tool, scope: gateway.pool.identities() });
       return jsonResult({ reset: { server: server ?? null, tool: tool ?? null }, ...deleted });
     },
   },

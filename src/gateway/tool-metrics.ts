@@ -1,8 +1,9 @@
 // Owns the call metrics that listed tools carry when `includeMetrics` is on: each tool the store has
 // calls for gets its success rate and median latency in `_meta["switchboard/metrics"]` (never in the
 // description, which clients show to the model and hash). Stats are read from the store at most
-// once per `cacheMs`, so a tools/list stays a table lookup between reads.
-import type { MetricsRepository, ToolStats } from '../store/index.js';
+// once per `cacheMs`, so a tools/list stays a table lookup between reads, and only for each server's
+// current identity (calls to another project's server of the same name never show).
+import type { MetricsRepository, ServerScope, ToolStats } from '../store/index.js';
 
 export const TOOL_METRICS_META_KEY = 'switchboard/metrics';
 export const TOOL_METRICS_CACHE_MS = 10_000;
@@ -25,6 +26,8 @@ export interface ToolMetricsOptions {
   cacheMs?: number;
   /** Called when the store cannot be read; the tools are then listed without metrics. */
   onError: (message: string) => void;
+  /** The configured servers' identities now (default: every row, whatever its identity). */
+  scope?: () => ServerScope;
 }
 
 export class ToolMetricsAnnotator {
@@ -61,7 +64,7 @@ export class ToolMetricsAnnotator {
     if (this.cached && now - this.cached.at < this.cacheMs) return this.cached.byTool;
     const byTool = new Map<string, ToolMetricsMeta>();
     try {
-      for (const s of this.repository.toolStats({})) byTool.set(key(s.server, s.tool), metaOf(s));
+      for (const s of this.repository.toolStats(this.options.scope ? { scope: this.options.scope() } : {})) byTool.set(key(s.server, s.tool), metaOf(s));
     } catch (error) {
       this.options.onError(`call metrics unavailable; tools listed without them: ${(error as Error).message}`);
     }

@@ -127,6 +127,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
         server: query(c.req.query('server')),
         tool: query(c.req.query('tool')),
         since: since === undefined ? undefined : parseSince(since, 'since'),
+        scope: gateway.pool.identities(), // this gateway's servers at their current identity
       });
       return c.json({ tools: stats });
     } catch (error) {
@@ -139,7 +140,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
     if (!gateway.store) return c.json(noStore, 404);
     const server = query(c.req.query('server'));
     const tool = query(c.req.query('tool'));
-    const { rawDeleted, dailyDeleted } = gateway.calls.reset({ server, tool });
+    const { rawDeleted, dailyDeleted } = gateway.calls.reset({ server, tool, scope: gateway.pool.identities() });
     return c.json({ reset: { server: server ?? null, tool: tool ?? null }, rawDeleted, dailyDeleted });
   });
 

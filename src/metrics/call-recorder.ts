@@ -1,7 +1,8 @@
 // Owns recording finished tool calls: the Prometheus counters, the store (durable before the client
 // gets the answer), the in-memory per-tool stats table ranking reads, the hourly rollup, and the one
 // WAL checkpoint timer of the connection calls are written on. Consumers get narrow ports: a
-// CallSink to record and a ToolStatsView to read.
+// CallSink to record and a ToolStatsView to read, which counts only calls made to each server's
+// current identity.
 import type Database from 'better-sqlite3';
 import type { Logger } from '../logging/logger.js';
 import { JournaledMetricsRepository, type CallRecord, type MetricsFilter, type MetricsRepository, type ResetResult } from '../store/index.js';
@@ -23,6 +24,11 @@ export interface CallRecorderOptions {
   log: Logger;
   /** Default one hour. */
   rollupEveryMs?: number;
+  /**
+   * The identity a configured server has now (src/servers/identity.ts; undefined: not configured):
+   * the stats view counts only calls made to it. Default: every server reads calls recorded without one.
+   */
+  identityOf?: (server: string) => string | undefined;
 }
 
 export const ROLLUP_EVERY_MS = 60 * 60 * 1000;
@@ -31,7 +37,12 @@ export class CallRecorder implements CallSink {
   private readonly table = new ToolStatsTable();
   private seeded = false;
   /** The table, seeded from the store on first use (a CLI command that never ranks never reads it). */
-  private readonly view: ToolStatsView = { get: (server, tool) => this.seededTable().get(server, tool) };
+  private readonly view: ToolStatsView = {
+    get: (server, tool) => {
+      const identity = this.options.identityOf ? this.options.identityOf(server) : '';
+      return identity === undefined ? undefined : this.seededTable().get(server, identity, tool);
+    },
+  };
   private readonly rollupTimer: NodeJS.Timeout | undefined;
   private readonly checkpoints: WalCheckpointer | undefined;
 

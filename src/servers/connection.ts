@@ -16,6 +16,7 @@ import { fromClientError, requestCancelled, serverTimeout, serverUnavailable } f
 import { RetrySchedule } from './retry-schedule.js';
 import { StderrTail } from './stderr-tail.js';
 import { serverRedactor } from './secrets.js';
+import { serverIdentity } from './identity.js';
 import { HealthMonitor } from './health.js';
 import { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
 
@@ -67,6 +68,8 @@ const ANY_RESULT = z.any();
 
 export class Connection extends EventEmitter {
   readonly key: string;
+  /** The server's identity (src/servers/identity.ts), once per connection: recorded with each call. */
+  readonly identity: string;
   lastError: string | undefined;
   connectedAt: Date | undefined;
   /** Last time the server proved alive (an answered call or health check). */
@@ -96,9 +99,11 @@ export class Connection extends EventEmitter {
     readonly config: ServerConfig,
     readonly profile: CapabilityProfile,
     private readonly options: ConnectionOptions,
+    identity: string = serverIdentity(config),
   ) {
     super();
     this.key = config.key;
+    this.identity = identity;
     this.redact = serverRedactor(config);
     this.log = moduleLogger('servers', { server: config.key });
     this.resilience = options.resilience ?? DEFAULT_RESILIENCE;

@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Connection, type RawNotification, type ResilienceOptions, type ReverseRequestHandler } from './connection.js';
+import { serverIdentity } from './identity.js';
 import type { CapabilityProfile } from './profile.js';
 
 export interface PoolOptions {
@@ -14,7 +15,13 @@ export interface PoolOptions {
 
 interface ServerEntry {
   config: ServerConfig;
+  /** serverIdentity(config), computed once per configuration. */
+  identity: string;
   connections: Map<string, Connection>;
+}
+
+function entryOf(config: ServerConfig): ServerEntry {
+  return { config, identity: serverIdentity(config), connections: new Map() };
 }
 
 export interface PoolEvents {
@@ -49,13 +56,23 @@ export class ServerPool extends EventEmitter<PoolEvents> {
     return this.entries.get(key)?.config;
   }
 
+  /** The server's identity now (src/servers/identity.ts): what its cached state and metrics belong to. */
+  identity(key: string): string | undefined {
+    return this.entries.get(key)?.identity;
+  }
+
+  /** Every configured server's identity now, by key (the scope of its metrics). */
+  identities(): Map<string, string> {
+    return new Map([...this.entries].map(([key, entry]) => [key, entry.identity]));
+  }
+
   /** The connection to `key` for `profile`, created (not started) on first use. */
   connection(key: string, profile: CapabilityProfile): Connection | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     let connection = entry.connections.get(profile.key);
     if (!connection) {
-      connection = new Connection(entry.config, profile, this.options);
+      connection = new Connection(entry.config, profile, this.options, entry.identity);
       const created = connection;
       created.on('notification', (n: RawNotification) => this.emit('notification', created, n));
       created.on('closed', () => this.emit('closed', created));
@@ -91,7 +108,7 @@ export class ServerPool extends EventEmitter<PoolEvents> {
       } else if (JSON.stringify(replacement) !== JSON.stringify(entry.config)) {
         restarted.push(key);
         stops.push(...[...entry.connections.values()].map((c) => c.stop()));
-        this.entries.set(key, { config: replacement, connections: new Map() });
+        this.entries.set(key, entryOf(replacement));
       }
     }
     // Rebuild in configuration order so listings follow the file.
@@ -99,7 +116,7 @@ export class ServerPool extends EventEmitter<PoolEvents> {
     for (const [key, config] of next) {
       const existing = this.entries.get(key);
       if (!existing) added.push(key);
-      ordered.set(key, existing ?? { config, connections: new Map() });
+      ordered.set(key, existing ?? entryOf(config));
     }
     this.entries.clear();
     for (const [key, entry] of ordered) this.entries.set(key, entry);

@@ -21,11 +21,12 @@ function decode(line: string): CallRecord | undefined {
   } catch {
     return undefined;
   }
-  // 10 fields; 9 in journals written before correlation ids (recovered after an upgrade).
-  if (!Array.isArray(row) || (row.length !== 9 && row.length !== 10)) return undefined;
-  const [server, tool, session, startedAt, durationMs, outcome, errorClass, errorMessage, resultBytes, correlationId = null] = row as [string, string, string | null, number, number, CallRecord['outcome'], string | null, string | null, number | null, string | null];
+  // 11 fields; 9 in journals written before correlation ids, 10 before server identities (recovered after an upgrade).
+  if (!Array.isArray(row) || row.length < 9 || row.length > 11) return undefined;
+  const [server, tool, session, startedAt, durationMs, outcome, errorClass, errorMessage, resultBytes, correlationId = null, identity = ''] = row as [string, string, string | null, number, number, CallRecord['outcome'], string | null, string | null, number | null, string | null, string];
   return {
     server,
+    identity,
     tool,
     startedAt,
     durationMs,
@@ -189,7 +190,7 @@ const bulkInserts = new WeakMap<Database.Database, (json: string, expected: numb
  * The fast path: every line of `text` in one INSERT ... SELECT over jsonb_each, so SQLite parses and
  * inserts in C with no per-row work in JavaScript (jsonb_each parses the batch once into SQLite's
  * binary JSON; with json_each every ->> would parse its row's text again: about 40 % more CPU).
- * Lines were checked when written; if any line is damaged (not JSON, not a 9- or 10-field row, refused by
+ * Lines were checked when written; if any line is damaged (not JSON, not a 9- to 11-field row, refused by
  * the table) the savepoint is rolled back and the caller goes line by line. Returns the rows
  * inserted, or undefined.
  */
@@ -197,9 +198,9 @@ function insertBulk(db: Database.Database, text: string): number | undefined {
   let insert = bulkInserts.get(db);
   if (!insert) {
     const statement = db.prepare(
-      `INSERT INTO metrics_calls (server, tool, session, started_at, duration_ms, outcome, error_class, error_message, result_bytes, correlation_id)
-       SELECT value->>0, value->>1, value->>2, CAST(value->>3 AS INTEGER), value->>4, value->>5, value->>6, value->>7, value->>8, value->>9
-       FROM jsonb_each(?) WHERE json_type(value) = 'array' AND json_array_length(value) IN (9, 10)`,
+      `INSERT INTO metrics_calls (server, identity, tool, session, started_at, duration_ms, outcome, error_class, error_message, result_bytes, correlation_id)
+       SELECT value->>0, COALESCE(value->>10, ''), value->>1, value->>2, CAST(value->>3 AS INTEGER), value->>4, value->>5, value->>6, value->>7, value->>8, value->>9
+       FROM jsonb_each(?) WHERE json_type(value) = 'array' AND json_array_length(value) IN (9, 10, 11)`,
     );
     // Called inside the ingest transaction, this runs in a savepoint: a throw undoes only the bulk insert.
     insert = db.transaction((json: string, expected: number) => {

@@ -1,6 +1,6 @@
 // Owns the call journal's line format: one JSON array per call, fields in a fixed order
-// [server, tool, session, startedAt, durationMs, outcome, errorClass, errorMessage, resultBytes, correlationId],
-// absent ones null, ending in \n. Encoding runs on the path of every call, between the server's answer
+// [server, tool, session, startedAt, durationMs, outcome, errorClass, errorMessage, resultBytes, correlationId,
+// identity], absent ones null (identity: ''), ending in \n. Encoding runs on the path of every call, between the server's answer
 // and the client's, where the CPU caches are cold: the quoted server, tool and session are kept from
 // call to call, and the numbers are written straight into one template.
 import { storedMessage } from './metrics-repository.js';
@@ -14,6 +14,8 @@ export class LineEncoder {
   private readonly heads = new Map<string, Map<string, string>>();
   private lastSession: string | undefined = undefined;
   private lastSessionJson = 'null';
+  private lastIdentity: string | undefined = undefined;
+  private lastIdentityJson = '""';
 
   encode(call: CallRecord): string {
     let tools = this.heads.get(call.server);
@@ -32,7 +34,11 @@ export class LineEncoder {
       this.lastSession = call.session;
       this.lastSessionJson = json(call.session);
     }
+    if (call.identity !== this.lastIdentity) {
+      this.lastIdentity = call.identity;
+      this.lastIdentityJson = JSON.stringify(call.identity ?? '');
+    }
     const failure = call.errorClass === undefined && call.errorMessage === undefined ? 'null,null' : `${json(call.errorClass)},${json(storedMessage(call.errorMessage))}`;
-    return `${head}${this.lastSessionJson},${Math.trunc(call.startedAt)},${call.durationMs},"${call.outcome}",${failure},${number(call.resultBytes)},${json(call.correlationId)}]\n`;
+    return `${head}${this.lastSessionJson},${Math.trunc(call.startedAt)},${call.durationMs},"${call.outcome}",${failure},${number(call.resultBytes)},${json(call.correlationId)},${this.lastIdentityJson}]\n`;
   }
 }

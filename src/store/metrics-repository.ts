@@ -1,4 +1,6 @@
 // Owns call metrics storage: recording each forwarded call, per-tool statistics, daily rollup, retention and reset.
+// Rows belong to a server key at one server identity (src/servers/identity.ts): reads and resets take a
+// scope (the configured servers and their identities) so another project's server "x" never counts.
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
 import { mergeDailySql, replaceDailySql, aggregateQuery, countQuery, type AggregateRow } from './metrics-sql.js';
@@ -10,6 +12,7 @@ import {
   type StoredCall,
   type ResetResult,
   type RollupResult,
+  type ServerScope,
   type ToolCounts,
   type ToolStats,
   type ToolStatsQuery,
@@ -44,7 +47,7 @@ export interface MetricsRepository {
    * adds nothing twice), then deletes raw rows older than the retention window. Daily rows are kept forever.
    */
   rollup(now?: number): RollupResult;
-  /** Deletes raw and daily rows of a server, a tool (of any server, or of `server`), or everything. */
+  /** Deletes raw and daily rows of a server, a tool (of any server, or of `server`), or everything; within `scope` when given. */
   reset(filter?: MetricsFilter): ResetResult;
 }
 
@@ -102,11 +105,12 @@ export class SqliteMetricsRepository implements MetricsRepository {
     // Prepared on first use: a store opened at an older schema (tests of migrations) has no correlation_id yet.
     this.insert ??= this.db.prepare(
       `INSERT INTO metrics_calls
-         (server, tool, session, started_at, duration_ms, outcome, error_class, error_message, result_bytes, correlation_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         (server, identity, tool, session, started_at, duration_ms, outcome, error_class, error_message, result_bytes, correlation_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const info = this.insert.run(
       call.server,
+      call.identity ?? '',
       call.tool,
       call.session ?? null,
       Math.trunc(call.startedAt),
@@ -122,7 +126,7 @@ export class SqliteMetricsRepository implements MetricsRepository {
 
   recentCalls(query: RecentCallsQuery = {}): StoredCall[] {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? 100), 1), 1000);
-    const filters = { server: 'server', tool: 'tool', session: 'session', correlationId: 'correlation_id' } as const;
+    const filters = { server: 'server', identity: 'identity', tool: 'tool', session: 'session', correlationId: 'correlation_id' } as const;
     const conditions: string[] = [];
     const params: Params = { limit };
     for (const [key, column] of Object.entries(filters) as Array<[keyof typeof filters, string]>) {
@@ -135,6 +139,7 @@ export class SqliteMetricsRepository implements MetricsRepository {
     return rows.map((row) => ({
       id: row.id as number,
       server: row.server as string,
+      identity: row.identity as string,
       tool: row.tool as string,
       startedAt: row.started_at as number,
       durationMs: row.duration_ms as number,
@@ -165,15 +170,15 @@ export class SqliteMetricsRepository implements MetricsRepository {
     // A day counts from its aggregate when it has no raw rows left, or when it is final (its raw rows were
     // purged, so raw rows there are late arrivals the aggregate does not include yet).
     const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-    const rawDaySql = `SELECT DISTINCT server, tool, started_at / ${DAY_MS} AS dn FROM metrics_calls ${where}`;
-    const rawDayRows = this.statement(rawDaySql).all(params) as { server: string; tool: string; dn: number }[];
-    const rawDays = new Set(rawDayRows.map((r) => dayKey(r.server, r.tool, r.dn * DAY_MS)));
+    const rawDaySql = `SELECT DISTINCT server, identity, tool, started_at / ${DAY_MS} AS dn FROM metrics_calls ${where}`;
+    const rawDayRows = this.statement(rawDaySql).all(params) as { server: string; identity: string; tool: string; dn: number }[];
+    const rawDays = new Set(rawDayRows.map((r) => dayKey(r, r.dn * DAY_MS)));
     const finalBefore = this.purgedBefore() ?? -Infinity;
     const allDaily = this.statement(`SELECT * FROM metrics_daily ${where}`).all(params) as AggregateRow[];
     const dailyRows = allDaily.filter((row) => {
       const start = utcDayStart(row.day as string);
       if (query.since !== undefined && start + DAY_MS <= query.since) return false; // counts when the day overlaps `since`
-      return start < finalBefore || !rawDays.has(dayKey(row.server, row.tool, start));
+      return start < finalBefore || !rawDays.has(dayKey(row, start));
     });
     return combine(rawRows, dailyRows);
   }
@@ -241,14 +246,25 @@ export function checkRetentionDays(days: number | undefined): number {
   return retention;
 }
 
-function dayKey(server: string, tool: string, dayStart: number): string {
-  return `${server}\u0000${tool}\u0000${dayStart}`;
+function dayKey(row: { server: string; identity: string; tool: string }, dayStart: number): string {
+  return `${row.server}\u0000${row.identity}\u0000${row.tool}\u0000${dayStart}`;
 }
 
-/** WHERE conditions (server, tool) and the named parameters for them, plus @since when given. */
+/** One condition: the row is of a server in `scope` at its identity there ('0', none, for an empty scope). */
+function scopeSql(scope: ServerScope, params: Params): string {
+  const pairs = [...scope].map(([server, identity], i) => {
+    params[`scopeServer${i}`] = server;
+    params[`scopeIdentity${i}`] = identity;
+    return `(server = @scopeServer${i} AND identity = @scopeIdentity${i})`;
+  });
+  return pairs.length ? `(${pairs.join(' OR ')})` : '0';
+}
+
+/** WHERE conditions (server, tool, scope) and the named parameters for them, plus @since when given. */
 function filterSql(filter: MetricsFilter & { since?: number }): { conditions: string[]; params: Params } {
   const conditions: string[] = [];
   const params: Params = {};
+  if (filter.scope !== undefined) conditions.push(scopeSql(filter.scope, params));
   if (filter.server !== undefined) {
     conditions.push('server = @server');
     params.server = filter.server;
@@ -265,13 +281,13 @@ function filterSql(filter: MetricsFilter & { since?: number }): { conditions: st
 function combine(rawRows: AggregateRow[], dailyRows: AggregateRow[]): ToolStats[] {
   const groups = new Map<string, AggregateRow[]>();
   for (const row of [...rawRows, ...dailyRows]) {
-    const key = `${row.server}\u0000${row.tool}`;
+    const key = `${row.server}\u0000${row.identity}\u0000${row.tool}`;
     const list = groups.get(key);
     if (list) list.push(row);
     else groups.set(key, [row]);
   }
   const stats = [...groups.values()].map(toStats);
-  return stats.sort((a, b) => (a.server === b.server ? compare(a.tool, b.tool) : compare(a.server, b.server)));
+  return stats.sort((a, b) => compare(a.server, b.server) || compare(a.tool, b.tool) || compare(a.identity, b.identity));
 }
 
 function compare(a: string, b: string): number {
@@ -294,6 +310,7 @@ function toStats(rows: AggregateRow[]): ToolStats {
   }
   const stats: ToolStats = {
     server: rows[0].server,
+    identity: rows[0].identity,
     tool: rows[0].tool,
     calls,
     successes,

@@ -301,6 +301,45 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    name: 'metrics_by_server_identity',
+    up(db) {
+      // Recorded calls belong to the server identity they were made to (src/servers/identity.ts), as
+      // cached listings do: another project's server "x" is another server. Rows recorded before this
+      // version have identity '' (unknown): they are kept (they are the user's history and
+      // `switchboard metrics` without a config still shows them), but no configured server counts them.
+      // metrics_daily is rebuilt because the identity joins its primary key.
+      db.exec(`
+        ALTER TABLE metrics_calls ADD COLUMN identity TEXT NOT NULL DEFAULT '';
+
+        CREATE TABLE metrics_daily_by_identity (
+          server         TEXT    NOT NULL,
+          identity       TEXT    NOT NULL DEFAULT '',
+          tool           TEXT    NOT NULL,
+          day            TEXT    NOT NULL,
+          calls          INTEGER NOT NULL,
+          successes      INTEGER NOT NULL,
+          failures       INTEGER NOT NULL,
+          cancelled      INTEGER NOT NULL,
+          total_ms       REAL    NOT NULL,
+          p50            REAL    NOT NULL,
+          p95            REAL    NOT NULL,
+          p99            REAL    NOT NULL,
+          last_error     TEXT,
+          last_error_at  INTEGER,
+          last_called_at INTEGER NOT NULL,
+          PRIMARY KEY (server, identity, tool, day)
+        );
+        INSERT INTO metrics_daily_by_identity
+          (server, identity, tool, day, calls, successes, failures, cancelled, total_ms, p50, p95, p99, last_error, last_error_at, last_called_at)
+          SELECT server, '', tool, day, calls, successes, failures, cancelled, total_ms, p50, p95, p99, last_error, last_error_at, last_called_at
+          FROM metrics_daily;
+        DROP TABLE metrics_daily;
+        ALTER TABLE metrics_daily_by_identity RENAME TO metrics_daily;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

@@ -60,6 +60,11 @@ export const FAILURE_OUTCOMES: readonly CallOutcome[] = ['tool_error', 'protocol
 export interface CallRecord {
   server: string;
   tool: string;
+  /**
+   * The server's identity (src/servers/identity.ts) when the call was made: what the call belongs to,
+   * since two configs may give one key to different servers. Absent or '': unknown (stored as '').
+   */
+  identity?: string;
   /** The client session that made the call, when known. */
   session?: string;
   /** When the call started (ms since epoch). */
@@ -79,6 +84,8 @@ export interface CallRecord {
 /** Which raw call rows to read back, newest first (GET /api/calls). */
 export interface RecentCallsQuery {
   server?: string;
+  /** Only calls of this server identity. */
+  identity?: string;
   tool?: string;
   session?: string;
   correlationId?: string;
@@ -94,6 +101,8 @@ export interface StoredCall extends CallRecord {
 export interface ToolStatsQuery {
   server?: string;
   tool?: string;
+  /** Only rows of these servers at these identities (server key -> identity); see MetricsFilter.scope. */
+  scope?: ServerScope;
   /** Only calls started at or after this time (ms since epoch); daily aggregates count when their UTC day overlaps it. */
   since?: number;
 }
@@ -101,6 +110,8 @@ export interface ToolStatsQuery {
 /** Per-tool counts over raw calls and daily rollups: cheap to read (no percentiles). */
 export interface ToolCounts {
   server: string;
+  /** The server identity the calls were made to; '' for calls recorded before identities were kept. */
+  identity: string;
   tool: string;
   /** Every recorded call, including cancelled ones. */
   calls: number;
@@ -122,9 +133,18 @@ export interface ToolStats extends ToolCounts {
   p99Ms: number;
 }
 
+/** Configured servers and their current identities (server key -> identity). */
+export type ServerScope = ReadonlyMap<string, string>;
+
 export interface MetricsFilter {
   server?: string;
   tool?: string;
+  /**
+   * Only rows of these servers at their identity here (server key -> identity): what a gateway or a
+   * config calls its servers' metrics. Rows of other keys or identities (another project's server of
+   * the same name, calls recorded before identities were kept) are left out.
+   */
+  scope?: ServerScope;
 }
 
 export interface RollupResult {

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, it, expect } from 'vitest';
 import { ConfigError, DEFAULT_SETTINGS, loadConfig, parseConfig, type LoadedConfig } from '../../src/config/index.js';
 import { errorOf, tempDir, type TempDir } from './helpers.js';
@@ -16,6 +18,25 @@ const env = { HOME: '/home/u', GITHUB_TOKEN: 'ghp_x', PORT: '8080' };
 
 async function load(content: unknown, name = '.mcp.json'): Promise<LoadedConfig> {
   return loadConfig(await tmp.write(name, content), env);
+}
+
+const NOBODY = 65534;
+const LOADER = path.resolve(import.meta.dirname, '../../src/config/index.ts');
+
+/**
+ * The message of loading `file` in a child process running as "nobody" (uid and gid 65534): root
+ * reads any file, so a test of an unreadable config run as root drops to a user who cannot.
+ */
+async function loadAsNobody(file: string): Promise<string> {
+  const script = `const { loadConfig } = await import(process.argv[1]);
+    try { await loadConfig(process.argv[2], {}); console.log('loaded'); } catch (error) { console.log(error.message); }`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, LOADER, file], {
+    uid: NOBODY,
+    gid: NOBODY,
+    cwd: path.dirname(LOADER),
+    env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' },
+  });
+  return stdout.trim();
 }
 
 /** Loads `content`, expects a ConfigError and returns it. */
@@ -138,11 +159,11 @@ describe('config errors name file, server and field', () => {
     expect(err.message).toBe(`${tmp.dir}: is a directory, not a file`);
   });
 
-  it.skipIf(process.getuid?.() === 0)('unreadable file', async () => {
+  it('unreadable file (as root too: then the loader runs as "nobody")', async () => {
     const file = await tmp.write('.mcp.json', { mcpServers: {} });
     await chmod(file, 0o000);
-    const err = await errorOf(() => loadConfig(file, env));
-    expect(err.message).toBe(`${file}: cannot read the file: permission denied`);
+    const message = process.getuid?.() === 0 ? await loadAsNobody(file) : (await errorOf(() => loadConfig(file, env))).message;
+    expect(message).toBe(`${file}: cannot read the file: permission denied`);
   });
 
   it('any other read failure', async () => {

@@ -3,14 +3,40 @@
 // fails here instead of misleading the next user.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/config/index.js';
-import { REPO } from '../helpers/gateway.js';
-import { runCli } from '../cli/run-cli.js';
-import { tempDir } from '../helpers/gateway.js';
+import { RetrySchedule } from '../../src/servers/retry-schedule.js';
+import { openDatabase, type ToolStats } from '../../src/store/index.js';
+import { REPO, npmServer, tempDir, writeConfig } from '../helpers/gateway.js';
+import { runCli, runCliJson } from '../cli/run-cli.js';
 
 const doc = (file: string) => readFileSync(path.join(REPO, file), 'utf8').replace(/\s+/g, ' ');
-const docs = () => ['README.md', ...readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const markdownIn = (folder: string) => readdirSync(path.join(REPO, folder)).filter((f) => f.endsWith('.md')).map((f) => `${folder}/${f}`);
+const docs = () => ['README.md', ...markdownIn('docs'), ...markdownIn('docs/decisions')];
+
+/**
+ * The delays (s) before each automatic retry of a failed start with the default settings, taken from
+ * the RetrySchedule a connection uses, driven as connection.ts drives it (one more failed attempt,
+ * then schedule) until it schedules no more. Jitter at its midpoint; Date faked so nothing is timed.
+ */
+function defaultRetryDelays(): number[] {
+  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+  vi.spyOn(Math, 'random').mockReturnValue(0.5);
+  const schedule = new RetrySchedule(DEFAULT_SETTINGS.resilience.retry);
+  const delays: number[] = [];
+  for (;;) {
+    schedule.attempts++;
+    if (!schedule.schedule(() => undefined)) break;
+    delays.push((schedule.nextRetryAt!.getTime() - Date.now()) / 1000);
+    schedule.cancel();
+  }
+  return delays;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 describe('docs match the code', () => {
   it('a port in use exits 1 (docs/http.md), as the CLI test of that case checks', () => {
@@ -18,10 +44,22 @@ describe('docs match the code', () => {
     expect(doc('docs/http.md')).toMatch(/a port already in use with code 1/);
   });
 
-  it('switchboard call is recorded (docs/metrics.md; src/cli/call.ts records it)', () => {
-    expect(readFileSync(path.join(REPO, 'src/cli/call.ts'), 'utf8')).toContain('gateway.recordCall(');
+  it('switchboard call is recorded, with session cli (docs/metrics.md)', async () => {
     expect(doc('docs/metrics.md')).not.toMatch(/made with `switchboard call`, which talks to the server directly/);
-    expect(doc('docs/metrics.md')).toMatch(/Calls made with `switchboard call` are recorded/);
+    expect(doc('docs/metrics.md')).toMatch(/Calls made with `switchboard call` are recorded like any other \(session `cli`\)/);
+    const folder = await tempDir('switchboard-call-recorded-');
+    const config = await writeConfig({ memory: npmServer('memory', [], { MEMORY_FILE_PATH: path.join(folder, 'm.jsonl') }) }, undefined, folder);
+    const dataDir = path.join(folder, 'data');
+    const called = await runCli(['call', 'memory_read_graph', '{}', '--config', config], dataDir);
+    expect(called.code, called.stderr).toBe(0);
+    const stats = await runCliJson<ToolStats[]>(['metrics', '--json', '--config', config], dataDir);
+    expect(stats).toEqual([expect.objectContaining({ server: 'memory', tool: 'read_graph', calls: 1, successes: 1 })]);
+    const store = openDatabase(dataDir);
+    try {
+      expect(store.metrics.recentCalls()).toEqual([expect.objectContaining({ server: 'memory', tool: 'read_graph', session: 'cli', outcome: 'ok' })]);
+    } finally {
+      store.close();
+    }
   });
 
   it('serve has --mode besides --host and --port (docs/configuration.md)', async () => {
@@ -31,19 +69,38 @@ describe('docs match the code', () => {
     expect(doc('docs/configuration.md')).toMatch(/`--host` and `--port` \(`http.host`, `http.port`\), `--mode` \(`mode`\)/);
   });
 
-  it('failed servers are retried after 1, 2, 4, 8 s and the shutdown wait is the configured 1 s (docs/stdio.md)', () => {
-    const { retry, shutdownGraceMs } = DEFAULT_SETTINGS.resilience;
-    const delays = [0, 1, 2, 3].map((n) => Math.min(retry.initialDelayMs * 2 ** n, retry.maxDelayMs) / 1000);
-    expect(delays).toEqual([1, 2, 4, 8]);
+  it('failed servers are retried on the schedule the docs state, and the shutdown wait is the configured 1 s (docs/stdio.md, docs/operations.md)', () => {
+    const { shutdownGraceMs } = DEFAULT_SETTINGS.resilience;
+    const delays = defaultRetryDelays();
+    const stated = `${delays.slice(0, -1).join(', ')} and ${delays.at(-1)} s`; // "1, 2, 4 and 8 s"
+    const attempts = `${delays.length + 1} attempts in all`;
     const stdio = doc('docs/stdio.md');
+    const operations = doc('docs/operations.md');
     expect(stdio).not.toMatch(/not retried/);
-    expect(stdio).toContain(`retried** after ${delays.slice(0, 3).join(', ')} and ${delays[3]} s`);
+    expect(stdio).toContain(`retried** after ${stated}, so ${attempts}`);
+    expect(stdio).toContain(`retried with backoff (after ${stated})`);
+    expect(operations).toContain(`retried after ${stated} (±20% jitter), so ${attempts}`);
+    for (const text of [stdio, operations]) expect(text).not.toMatch(/\b8, 16 s|then 16 s|8 s, \.\.\./);
     expect(stdio).toContain(`waits up to ${shutdownGraceMs / 1000} s (\`resilience.shutdownGraceMs\`)`);
     expect(stdio).not.toMatch(/waits up to 2 s, sends SIGTERM/);
   });
 
-  it('no doc points at files outside the repository (../shared, /work/shared)', () => {
+  it('no doc (README, docs/, docs/decisions/) points at files outside the repository (../shared, /work/shared)', () => {
+    expect(docs()).toContain('docs/decisions/0003-own-bm25f-index.md');
     for (const file of docs()) expect(doc(file), file).not.toMatch(/\.\.\/shared\/|\/work\/shared/);
+  });
+
+  it('every vendored listing has its licence text next to it, named in test/fixtures/README.md (item 7)', () => {
+    const folder = path.join(REPO, 'test/fixtures/listings');
+    const rows = readFileSync(path.join(REPO, 'test/fixtures/README.md'), 'utf8').split('\n').filter((line) => line.startsWith('| `'));
+    for (const file of readdirSync(folder).filter((f) => f.endsWith('.tools.json'))) {
+      const server = file.replace('.tools.json', '');
+      const row = rows.find((line) => line.split('|')[1]!.includes(`\`${server}\``));
+      expect(row, `${file} has no licence row`).toBeDefined();
+      const texts = [...row!.matchAll(/\(listings\/(LICENSE[^)]+)\)/g)].map((m) => m[1]!);
+      expect(texts.length, file).toBeGreaterThan(0);
+      for (const text of texts) expect(readFileSync(path.join(folder, text), 'utf8'), text).toMatch(/MIT License|Apache License/);
+    }
   });
 
   it('the README shows the Inspector stdio command with -- before Switchboard\u2019s own flags (item 8)', () => {

@@ -68,6 +68,25 @@ describe('per-tool stats table', () => {
     expect(store.metrics.toolStats({})).toEqual([]);
     recorder.close();
   });
+
+  it('counts for a server only the calls made to its current identity (another project\u2019s "x" is another server)', () => {
+    const store = stores.open();
+    const at = Date.now();
+    store.metrics.recordCall({ server: 'x', identity: 'aaaaaaaa', tool: 't', startedAt: at, durationMs: 1, outcome: 'tool_error' });
+    store.metrics.recordCall({ server: 'x', tool: 't', startedAt: at, durationMs: 1, outcome: 'tool_error' }); // before identities
+    const identities = new Map([['x', 'bbbbbbbb']]);
+    const recorder = new CallRecorder({ store, record: true, log, identityOf: (server) => identities.get(server) });
+    expect(recorder.stats.get('x', 't')).toBeUndefined();
+    recorder.recordCall({ server: 'x', identity: 'bbbbbbbb', tool: 't', startedAt: at, durationMs: 1, outcome: 'ok' });
+    expect(recorder.stats.get('x', 't')).toMatchObject({ identity: 'bbbbbbbb', calls: 1, successRate: 1 });
+    identities.set('x', 'aaaaaaaa'); // the config changed back (a live reload)
+    expect(recorder.stats.get('x', 't')).toMatchObject({ identity: 'aaaaaaaa', calls: 1, successRate: 0 });
+    expect(recorder.stats.get('y', 't')).toBeUndefined(); // not configured
+    recorder.reset({ server: 'x', scope: identities });
+    expect(recorder.stats.get('x', 't')).toBeUndefined();
+    expect(store.metrics.toolStats({}).map((s) => s.identity)).toEqual(['', 'bbbbbbbb']);
+    recorder.close();
+  });
 });
 
 describe('WAL checkpoints', () => {

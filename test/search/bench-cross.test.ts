@@ -29,7 +29,7 @@ const SETS: Record<string, Array<[string, string]>> = {
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'switchboard-cross-'));
-  const tools = fixtureTools()!.map((t) => JSON.stringify({ server: t.server, name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  const tools = fixtureTools().map((t) => JSON.stringify({ server: t.server, name: t.name, description: t.description, inputSchema: t.inputSchema }));
   for (const [dir, queries] of Object.entries(SETS)) {
     const folder = path.join(root, dir);
     await mkdir(folder, { recursive: true });
@@ -42,7 +42,7 @@ beforeAll(async () => {
   }
 });
 
-describe.skipIf(!fixtureTools())('bench retrieval --cross and --report-baseline', () => {
+describe('bench retrieval --cross and --report-baseline', () => {
   it('finds the sets of a folder and its subfolders', () => {
     expect(discoverSets([path.join(root, 'first')]).map((s) => s.name)).toEqual(['first', 'second']);
     expect(() => discoverSets([path.join(root, 'nowhere')])).toThrow(/not a folder/);

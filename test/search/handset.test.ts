@@ -91,10 +91,10 @@ const CASES: Array<[string, string[]]> = [
   ['update the file on github with new content', ['github_create_or_update_file', 'gitlab_create_or_update_file']],
 ];
 
-describe.skipIf(!tools)('hand-written requests on the fixture servers', () => {
+describe('hand-written requests on the fixture servers', () => {
   it('keeps the first relevant tool high', () => {
     const index = new ToolIndex();
-    for (const t of tools!) index.add(t);
+    for (const t of tools) index.add(t);
     let top1 = 0;
     let mrr = 0;
     for (const [query, wanted] of CASES) {

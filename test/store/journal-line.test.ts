@@ -1,5 +1,5 @@
 // The call journal's line encoder against JSON.stringify of the same row: the cached heads, the
-// session cache and the number template must produce exactly the JSON a reader expects.
+// session and identity caches and the number template must produce exactly the JSON a reader expects.
 import { describe, expect, it } from 'vitest';
 import { LineEncoder } from '../../src/store/journal-line.js';
 import { MAX_ERROR_MESSAGE } from '../../src/store/metrics-repository.js';
@@ -8,7 +8,7 @@ import type { CallRecord } from '../../src/store/types.js';
 const reference = (c: CallRecord) => {
   const message = c.errorMessage !== undefined && c.errorMessage.length > MAX_ERROR_MESSAGE ? `${c.errorMessage.slice(0, MAX_ERROR_MESSAGE - 1)}…` : c.errorMessage;
   const bytes = c.resultBytes !== undefined && Number.isFinite(c.resultBytes) ? c.resultBytes : null;
-  return `${JSON.stringify([c.server, c.tool, c.session ?? null, Math.trunc(c.startedAt), c.durationMs, c.outcome, c.errorClass ?? null, message ?? null, bytes, c.correlationId ?? null])}\n`;
+  return `${JSON.stringify([c.server, c.tool, c.session ?? null, Math.trunc(c.startedAt), c.durationMs, c.outcome, c.errorClass ?? null, message ?? null, bytes, c.correlationId ?? null, c.identity ?? ''])}\n`;
 };
 
 describe('LineEncoder', () => {
@@ -22,11 +22,14 @@ describe('LineEncoder', () => {
       { server: 'we"ird\\srv', tool: 'ツール', session: 'ß', startedAt: 3, durationMs: 123456.78, outcome: 'timeout', errorClass: '-32011' },
       { server: 'fs', tool: 'read', session: 's1', startedAt: 4, durationMs: 3.5, outcome: 'cancelled', resultBytes: Number.NaN },
       { server: 'fs', tool: 'read', startedAt: 5, durationMs: 1, outcome: 'server_down', errorMessage: 'down' },
+      { server: 'fs', identity: 'a1b2c3d4', tool: 'read', startedAt: 6, durationMs: 1, outcome: 'ok' },
+      { server: 'fs', identity: 'a1b2c3d4', tool: 'read', startedAt: 7, durationMs: 1, outcome: 'ok' },
+      { server: 'fs', identity: '0f0f0f0f', tool: 'read', startedAt: 8, durationMs: 1, outcome: 'ok' },
     ];
     for (const call of calls) {
       const line = encoder.encode(call);
       expect(line).toBe(reference(call));
-      expect(JSON.parse(line)).toHaveLength(10);
+      expect(JSON.parse(line)).toHaveLength(11);
     }
   });
 });

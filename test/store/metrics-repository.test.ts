@@ -48,6 +48,7 @@ describe('MetricsRepository.recordCall and toolStats', () => {
     expect(stats.map((s) => `${s.server}/${s.tool}`)).toEqual(['fs/read', 'fs/write', 'mem/get']);
     expect(stats[0]).toEqual({
       server: 'fs',
+      identity: '',
       tool: 'read',
       calls: 100,
       successes: 89,
@@ -110,7 +111,7 @@ function recordDays(store: Store, lastDay: number, server = 's', tool = 't'): vo
   }
 }
 
-const elevenDays = { server: 's', tool: 't', calls: 110, successes: 99, failures: 11, cancelled: 0, successRate: 0.9, p50Ms: 5, p95Ms: 10, p99Ms: 10 };
+const elevenDays = { server: 's', identity: '', tool: 't', calls: 110, successes: 99, failures: 11, cancelled: 0, successRate: 0.9, p50Ms: 5, p95Ms: 10, p99Ms: 10 };
 
 describe('MetricsRepository.rollup and retention', () => {
   it('rolls days up idempotently, purges raw rows past retention and keeps counting the aggregates', () => {
@@ -127,7 +128,7 @@ describe('MetricsRepository.rollup and retention', () => {
     const daily = dailyRows(store);
     expect(daily).toHaveLength(10);
     expect(daily[0]).toEqual({
-      server: 's', tool: 't', day: '2025-03-01', calls: 10, successes: 9, failures: 1, cancelled: 0, total_ms: 55,
+      server: 's', identity: '', tool: 't', day: '2025-03-01', calls: 10, successes: 9, failures: 1, cancelled: 0, total_ms: 55,
       p50: 5, p95: 10, p99: 10, last_error: 'timeout on day 0', last_error_at: at(0, 10), last_called_at: at(0, 10),
     });
     expect(store.metrics.toolStats()).toEqual(expected);
