@@ -105,7 +105,12 @@ export function gatewayFor(config: LoadedConfig, overrides: GatewayOverrides = {
     includeMetrics: s.includeMetrics,
     search: s.search,
   }, {
-    descriptions: new DescriptionOverrides({ repository: services.store?.optimize, descriptions: s.descriptions }),
+    descriptions: new DescriptionOverrides({
+      repository: services.store?.optimize,
+      descriptions: s.descriptions,
+      // A server changed a promoted tool: say so once (the promotion is marked stale in the store, `optimize status` shows it).
+      onStale: (promotion, reason) => moduleLogger('optimize').warn({ server: promotion.server, tool: promotion.tool, reason }, 'promoted description is stale; the canonical description is served until the tool is evaluated again'),
+    }),
     ...(services.store && { pins: new DefinitionPins({ repository: services.store.pins, mode: s.pinning, log: moduleLogger('pinning') }) }),
     ...services,
   });

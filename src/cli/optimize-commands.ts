@@ -1,4 +1,4 @@
-// Owns the `optimize` command tree's options and help; the work is in optimize.ts (loaded on use).
+// Owns the `optimize` command tree's options and help; the work is in optimize-run.ts and optimize.ts (loaded on use).
 import type { Command } from 'commander';
 
 export function registerOptimize(program: Command, common: (command: Command) => Command): void {
@@ -15,7 +15,7 @@ export function registerOptimize(program: Command, common: (command: Command) =>
     .option('--auto-promote', 'promote the best candidate that passes the rule')
     .option('--offline-candidates', 'candidates from the offline generator even when --backend is a model (which writes them by default)')
     .option('--json', 'print JSON')
-    .action((server, opts) => import('./optimize.js').then((m) => m.optimizeRun(server, opts)));
+    .action((server, opts) => import('./optimize-run.js').then((m) => m.optimizeRun(server, opts)));
   gate(optimize.command('promote'))
     .description('promote a candidate (refused with the failing condition unless its evaluation passes, or --force)')
     .argument('<server>')

@@ -1,22 +1,15 @@
-// Owns `switchboard optimize ...`: run an optimization of a server's tools (generate, lint, evaluate, decide, with a
-// progress line per phase and an ETA on stderr), promote, revert, status, report, golden prompts, and the measured
-// run on a public retrieval set. Thin: parses, calls src/optimize, prints.
-import { randomUUID } from 'node:crypto';
+// Owns `switchboard optimize ...` other than the run itself (optimize-run.ts): promote, revert, status, report,
+// golden prompts, and the measured run on a public retrieval set. Thin: parses, calls src/optimize, prints.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { BARE_PROFILE } from '../servers/profile.js';
 import { loadBench } from '../search/bench.js';
-import { createBackend } from '../optimize/backends/index.js';
-import { offlineCandidates } from '../optimize/generate.js';
-import { generateCandidateTexts } from '../optimize/model-generate.js';
-import { optimizeTool } from '../optimize/pipeline.js';
 import { ruleWith } from '../optimize/rule.js';
 import { Optimizer } from '../optimize/service.js';
 import { buildReport, reportMarkdown } from '../optimize/report.js';
 import { runRetrievalOptimization } from '../optimize/retrieval-run.js';
-import { nearestSiblings } from '../optimize/prompts.js';
 import type { Store } from '../store/index.js';
-import { gatewayFor, loadContext, openStore, type CommonOptions } from './context.js';
+import { loadContext, openStore, type CommonOptions } from './context.js';
+import { phaseBar, type PhaseBar } from './optimize-progress.js';
 import { UsageError } from './inventory.js';
 import type { LoadedConfig } from '../config/index.js';
 
@@ -25,7 +18,8 @@ export interface OptimizeOptions extends CommonOptions {
   json?: boolean;
 }
 
-async function open(options: OptimizeOptions, gated = true): Promise<{ config: LoadedConfig; store: Store; optimizer: Optimizer }> {
+/** The config, the store and an optimizer over it; refused unless optimization is enabled (`gated`). */
+export async function open(options: OptimizeOptions, gated = true): Promise<{ config: LoadedConfig; store: Store; optimizer: Optimizer }> {
   const { config, dataDir } = await loadContext(options, 'warn');
   if (gated && !options.enableOptimization && !config.settings.optimization.enabled) {
     throw new UsageError('description optimization is off: pass --enable-optimization or set "optimization": {"enabled": true} in the settings (promotions and overrides apply either way)');
@@ -34,142 +28,11 @@ async function open(options: OptimizeOptions, gated = true): Promise<{ config: L
   return { config, store, optimizer: new Optimizer({ repository: store.optimize, rule: ruleWith(config.settings.optimization.rule) }) };
 }
 
-/** A progress line on stderr: phase, tool, done/total, percentage and ETA. */
-function progress(phase: string, tool: string): (done: number, total: number) => void {
-  const started = Date.now();
-  let last = 0;
-  return (done, total) => {
-    const now = Date.now();
-    if (done < total && now - last < 200) return;
-    last = now;
-    const eta = done > 0 ? ((now - started) / done) * (total - done) : 0;
-    process.stderr.write(`\r${phase} ${tool}: ${done}/${total} (${Math.round((done / total) * 100)}%) ETA ${(eta / 1000).toFixed(0)}s   ${done === total ? '\n' : ''}`);
-  };
-}
-
-export interface RunOptions extends OptimizeOptions {
-  tools?: string;
-  backend?: string;
-  model?: string;
-  candidates?: string;
-  repeats?: string;
-  autoPromote?: boolean;
-  /** Candidates from the offline generator even when the backend is a model. */
-  offlineCandidates?: boolean;
-}
-
-export async function optimizeRun(server: string, options: RunOptions): Promise<void> {
-  const { config, store, optimizer } = await open(options);
-  try {
-    if (!config.servers.some((s) => s.key === server)) throw new UsageError(`no server "${server}" in ${config.file}; configured: ${config.servers.map((s) => s.key).join(', ')}`);
-    const settings = config.settings.optimization;
-    const candidatesPerTool = intOption('--candidates', options.candidates, settings.candidates);
-    const repeats = intOption('--repeats', options.repeats, settings.repeats);
-    const backend = createBackend(settings.backends, options.backend ?? 'retrieval', options.model);
-    // List the server live (this also captures each tool's canonical definition); no tool is ever called.
-    const gateway = gatewayFor(config, { lazy: false }, { store });
-    let tools: Array<Record<string, unknown>>;
-    try {
-      await gateway.applyServers(config.servers);
-      const catalog = gateway.catalogFor(BARE_PROFILE);
-      await catalog.refresh(server);
-      const listing = catalog.listing(server);
-      if (listing.error) throw new Error(`${server}: cannot list its tools: ${listing.error}`);
-      tools = catalog.canonical(server) ?? [];
-    } finally {
-      await gateway.close();
-    }
-    const evalTools = tools.map((t) => ({ name: t.name as string, description: t.description as string | undefined, inputSchema: t.inputSchema }));
-    const wanted = options.tools ? options.tools.split(',').map((t) => t.trim()).filter(Boolean) : evalTools.map((t) => t.name);
-    const unknown = wanted.filter((t) => !evalTools.some((e) => e.name === t));
-    if (unknown.length) throw new UsageError(`--tools: ${server} has no tool ${unknown.join(', ')}`);
-    const prompts = store.optimize.prompts(server);
-    const siblings = nearestSiblings(evalTools, 3);
-    const summary: Array<Record<string, unknown>> = [];
-    for (const name of wanted) {
-      const own = prompts.filter((p) => p.tool === name);
-      if (own.length === 0) {
-        process.stderr.write(`${server}.${name}: no golden prompts; add some with "switchboard optimize prompts import <file>" (skipped)\n`);
-        summary.push({ tool: name, skipped: 'no golden prompts' });
-        continue;
-      }
-      optimizer.events.emit('phase', { server, tool: name, phase: 'generating', done: 0, total: 1 });
-      const texts = own.filter((p) => p.split === 'optimize' && p.expectedBehavior.shouldCallTool).map((p) => p.prompt);
-      const tool = evalTools.find((t) => t.name === name)!;
-      // A model backend writes the candidates (shown the tool, its nearest siblings and prompts); else offline.
-      const near = (siblings.get(name) ?? []).map((sibling) => evalTools.find((t) => t.name === sibling)!).filter(Boolean);
-      const generated = backend.complete && !options.offlineCandidates
-        ? (await generateCandidateTexts(backend, tool, near, texts, candidatesPerTool)).map((description) => ({ description, source: `model:${backend.name}/${backend.model}` }))
-        : offlineCandidates(tool, texts, candidatesPerTool);
-      const candidates = generated.map((c) => ({ id: `${server}.${name}.${randomUUID().slice(0, 8)}`, ...c }));
-      progress('generating', name)(1, 1);
-      const batch = randomUUID();
-      const onProgress = progress('evaluating', name);
-      const result = await optimizeTool({
-        batch,
-        server,
-        tool: name,
-        tools: evalTools,
-        prompts,
-        siblings: siblings.get(name) ?? [],
-        candidates,
-        backend,
-        repeats,
-        rule: ruleWith(settings.rule),
-        onProgress: (done, total) => {
-          onProgress(done, total);
-          optimizer.events.emit('phase', { server, tool: name, phase: 'evaluating', done, total });
-        },
-      });
-      for (const c of result.linted) store.optimize.saveCandidate({ id: c.id, server, tool: name, description: c.description, source: c.source, lint: c.findings.map((f) => ({ rule: f.rule, message: f.message })) });
-      store.optimize.recordRuns(result.rows);
-      progress('deciding', name)(1, 1);
-      const decision = result.decision;
-      const rejected = result.linted.filter((c) => c.findings.length).map((c) => ({ candidate: c.id, lint: c.findings.map((f) => `${f.rule}: ${f.message}`) }));
-      let promoted: string | undefined;
-      if (decision?.best && options.autoPromote) {
-        optimizer.promote(server, name, { candidateId: decision.best });
-        promoted = decision.best;
-      }
-      summary.push({
-        tool: name,
-        candidates: result.linted.length,
-        rejected,
-        decision: decision?.candidates.map((c) => ({ candidate: c.candidateId, promote: c.promote, gain: c.gain, p: c.adjustedP, ...(c.failing && { failing: `${c.failing.name}: ${c.failing.detail}` }) })) ?? [],
-        ...(decision?.best && { passing: decision.best }),
-        ...(promoted && { promoted }),
-      });
-    }
-    await backend.close?.();
-    if (options.json) process.stdout.write(`${JSON.stringify({ server, backend: backend.name, model: backend.model, tools: summary }, null, 2)}\n`);
-    else for (const s of summary) process.stdout.write(`${formatSummary(s)}\n`);
-  } finally {
-    store.close();
-  }
-}
-
-function formatSummary(s: Record<string, unknown>): string {
-  if (s.skipped) return `${s.tool}: skipped (${s.skipped})`;
-  const lines = [`${s.tool}: ${s.promoted ? `promoted ${s.promoted}` : s.passing ? `${s.passing} passes the rule (promote it, or use --auto-promote)` : 'nothing promoted'}`];
-  for (const r of s.rejected as Array<{ candidate: string; lint: string[] }>) lines.push(`  lint rejected ${r.candidate}: ${r.lint.join('; ')}`);
-  for (const d of s.decision as Array<{ candidate: string; promote: boolean; gain: number; p: number; failing?: string }>) {
-    lines.push(`  ${d.candidate}: gain ${(d.gain * 100).toFixed(1)} points, Holm p ${d.p.toPrecision(3)}${d.failing ? `, refused: ${d.failing}` : ', passes'}`);
-  }
-  return lines.join('\n');
-}
-
-function intOption(flag: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 20) throw new UsageError(`${flag} must be a whole number from 1 to 20 (got "${value}")`);
-  return n;
-}
-
 export async function optimizePromote(server: string, tool: string, options: OptimizeOptions & { candidate?: string; description?: string; force?: boolean }): Promise<void> {
   const { store, optimizer } = await open(options);
   try {
     const p = optimizer.promote(server, tool, { ...(options.candidate && { candidateId: options.candidate }), ...(options.description && { description: options.description }), force: options.force === true });
-    process.stdout.write(options.json ? `${JSON.stringify(p, null, 2)}\n` : `${server}.${tool}: promoted${p.forced ? ' (FORCED)' : ''}: ${p.description}\nA running gateway applies it at its next start (promote_candidate on /gateway/mcp applies it live).\n`);
+    process.stdout.write(options.json ? `${JSON.stringify(p, null, 2)}\n` : `${server}.${tool}: promoted${p.forced ? ' (FORCED)' : ''}: ${p.description}\nA running gateway using this data dir shows it to its clients within about 2 s, with list_changed.\n`);
   } finally {
     store.close();
   }
@@ -179,7 +42,7 @@ export async function optimizeRevert(server: string, options: OptimizeOptions & 
   const { store, optimizer } = await open(options, false);
   try {
     const reverted = optimizer.revert(server, options.tools?.split(',').map((t) => t.trim()).filter(Boolean));
-    process.stdout.write(options.json ? `${JSON.stringify({ server, reverted })}\n` : reverted.length ? `${server}: canonical description restored for ${reverted.join(', ')}\n` : `${server}: nothing was promoted\n`);
+    process.stdout.write(options.json ? `${JSON.stringify({ server, reverted })}\n` : reverted.length ? `${server}: canonical description restored for ${reverted.join(', ')} (a running gateway shows it within about 2 s)\n` : `${server}: nothing was promoted\n`);
   } finally {
     store.close();
   }
@@ -276,8 +139,15 @@ export async function optimizeRetrievalRun(options: { tools: string; queries: st
   const input = loadBench(options.tools, options.queries);
   const share = options.share === undefined ? 0.5 : Number(options.share);
   if (!(share > 0 && share < 1)) throw new UsageError(`--optimize-share must be between 0 and 1 (got "${options.share}")`);
-  const onProgress = progress('optimizing', 'tools');
-  const result = await runRetrievalOptimization(input, { optimizeShare: share, onProgress: (done, total) => onProgress(done, total) });
+  let bar: PhaseBar | undefined;
+  const result = await runRetrievalOptimization(input, {
+    optimizeShare: share,
+    onProgress: (done, total) => {
+      bar ??= phaseBar('optimizing', total, { label: 'tools' });
+      bar.update(done);
+    },
+  });
+  bar?.stop();
   if (options.json) writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`);
   const f = (x: number) => (x * 100).toFixed(1);
   const pair = (name: string, p: { before: { r1: number; r5: number }; after: { r1: number; r5: number } }) =>

@@ -35,12 +35,17 @@ export function isCorrect(prompt: Pick<EvalPrompt, 'tool' | 'expectedBehavior'>,
   return prompt.expectedBehavior.shouldCallTool ? calledTool === prompt.tool : calledTool !== prompt.tool;
 }
 
+/** How many selections an evaluation makes (deterministic backends run each once; every arm runs every prompt). */
+export function evaluationSize(backend: Pick<EvaluationBackend, 'deterministic' | 'arms'>, repeats: number, prompts: number, subjects: number): number {
+  return (backend.deterministic ? 1 : repeats) * prompts * subjects * backend.arms.length;
+}
+
 export async function runEvaluation(input: EvaluationInput): Promise<EvalRunRow[]> {
   const repeats = input.backend.deterministic ? 1 : input.repeats;
   const index = input.tools.findIndex((t) => toolId(t) === input.tool);
   if (index < 0) throw new Error(`${input.server}: no tool "${input.tool}" in the evaluated tool list`);
   const lists = new Map(input.subjects.map((s) => [s.subject, input.tools.map((t, i) => (i === index ? { ...t, description: s.description } : t))]));
-  const total = repeats * input.prompts.length * input.subjects.length * input.backend.arms.length;
+  const total = evaluationSize(input.backend, input.repeats, input.prompts.length, input.subjects.length);
   const rows: EvalRunRow[] = [];
   let done = 0;
   for (let repeat = 0; repeat < repeats; repeat++) {

@@ -1,9 +1,10 @@
 // Owns optimizing one tool end to end, without storage: lint the candidates, evaluate canonical, the paraphrase
 // null-control and every clean candidate (and its paraphrase) on the tool's golden prompts and its siblings',
-// then apply the promotion rule. The CLI, the MCP tools and the retrieval benchmark all call this.
+// then apply the promotion rule. The CLI, the MCP tools and the retrieval benchmark all call this; the CLI calls its
+// three steps (prepare, evaluate, decide) separately so each phase has its own progress.
 import type { EvalRunRow } from '../store/index.js';
 import { toolId, type EvalTool, type EvaluationBackend } from './backends/backend.js';
-import { outcomesOf, runEvaluation, type EvalPrompt } from './evaluate.js';
+import { evaluationSize, outcomesOf, runEvaluation, type EvalPrompt, type Subject } from './evaluate.js';
 import { paraphrase } from './generate.js';
 import { lintCandidate, type LintFinding } from './lint.js';
 import { decide, type Decision, type PromotionRule } from './rule.js';
@@ -44,7 +45,21 @@ export interface ToolOptimization {
   rows: EvalRunRow[];
 }
 
-export async function optimizeTool(input: ToolOptimizationInput): Promise<ToolOptimization> {
+/** A tool ready to evaluate: its candidates linted, the subjects and prompts chosen, the number of selections known. */
+export interface PreparedTool {
+  tool: string;
+  canonical: string;
+  linted: ToolOptimization['linted'];
+  /** Candidates that passed the lint, in order. */
+  clean: string[];
+  subjects: Subject[];
+  prompts: EvalPrompt[];
+  /** Selections the evaluation will make (0: nothing to evaluate). */
+  selections: number;
+}
+
+/** Lints the candidates and plans the evaluation (no backend call); the CLI plans every tool first to size its bars. */
+export function prepareTool(input: ToolOptimizationInput): PreparedTool {
   const target = input.tools.find((t) => toolId(t) === input.tool);
   if (!target) throw new Error(`${input.server}: no tool "${input.tool}"`);
   const canonical = target.description ?? '';
@@ -60,7 +75,7 @@ export async function optimizeTool(input: ToolOptimizationInput): Promise<ToolOp
     }),
   }));
   const clean = linted.filter((c) => c.findings.length === 0);
-  if (clean.length === 0 || own.length === 0) return { tool: input.tool, canonical, linted, rows: [] };
+  if (clean.length === 0 || own.length === 0) return { tool: input.tool, canonical, linted, clean: [], subjects: [], prompts: [], selections: 0 };
   const subjects = [
     { subject: 'canonical', description: canonical },
     { subject: 'paraphrase', description: paraphrase(canonical) },
@@ -70,18 +85,35 @@ export async function optimizeTool(input: ToolOptimizationInput): Promise<ToolOp
     ]),
   ];
   const prompts = [...own, ...siblingPrompts];
-  const rows = await runEvaluation({
+  return { tool: input.tool, canonical, linted, clean: clean.map((c) => c.id), subjects, prompts, selections: evaluationSize(input.backend, input.repeats, prompts.length, subjects.length) };
+}
+
+/** Runs a prepared evaluation through the backend: the stored rows. */
+export async function evaluatePrepared(prepared: PreparedTool, input: ToolOptimizationInput): Promise<EvalRunRow[]> {
+  if (prepared.selections === 0) return [];
+  return runEvaluation({
     batch: input.batch,
     server: input.server,
     tool: input.tool,
     tools: input.tools,
-    prompts,
-    subjects,
+    prompts: prepared.prompts,
+    subjects: prepared.subjects,
     repeats: input.repeats,
     backend: input.backend,
     ...(input.onProgress && { onProgress: input.onProgress }),
   });
-  return { tool: input.tool, canonical, linted, rows, decision: decideFromRows(input.tool, rows, prompts, clean.map((c) => c.id), input.rule) };
+}
+
+/** The rule on a prepared tool's rows (undefined when nothing was evaluated). */
+export function decidePrepared(prepared: PreparedTool, rows: readonly EvalRunRow[], rule: PromotionRule): Decision | undefined {
+  return rows.length ? decideFromRows(prepared.tool, rows, prepared.prompts, prepared.clean, rule) : undefined;
+}
+
+export async function optimizeTool(input: ToolOptimizationInput): Promise<ToolOptimization> {
+  const prepared = prepareTool(input);
+  const rows = await evaluatePrepared(prepared, input);
+  const decision = decidePrepared(prepared, rows, input.rule);
+  return { tool: input.tool, canonical: prepared.canonical, linted: prepared.linted, rows, ...(decision && { decision }) };
 }
 
 /**

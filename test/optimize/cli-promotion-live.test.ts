@@ -37,6 +37,7 @@ describe('promotions made with the CLI', () => {
     const cli = (...args: string[]) => runCli([...args, '--config', config, '--enable-optimization'], path.join(path.dirname(config), 'data'));
     const promoted = await cli('optimize', 'promote', 'everything', 'get-sum', '--description', TEXT, '--force');
     expect(promoted.code, promoted.stderr).toBe(0);
+    expect(promoted.stdout).toContain('A running gateway using this data dir shows it to its clients within about 2 s, with list_changed.');
     for (const c of clients) {
       await waitFor(async () => (await description(c)) === TEXT, `the promoted text on ${c.name}`, 15_000);
       await waitFor(() => c.changed() > before[clients.indexOf(c)], `list_changed on ${c.name}`);

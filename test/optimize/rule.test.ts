@@ -1,28 +1,10 @@
 // The promotion rule on hand-built outcomes (each condition failing for its own reason), and the simulation the
 // issue asks for: synthetic tools with known true rates, seeded, so the numbers are the same on every run.
 import { describe, expect, it } from 'vitest';
-import { decide, DEFAULT_RULE, ruleWith, type Outcome } from '../../src/optimize/rule.js';
+import { decide, DEFAULT_RULE, ruleWith } from '../../src/optimize/rule.js';
 import { simulate } from '../../src/optimize/simulate.js';
-import type { PromptCategory, PromptSplit } from '../../src/store/index.js';
+import { ones, outcomes } from './outcomes.js';
 
-/** Outcomes for prompts `${category}-${i}`: `pass[i]` says how many of `repeats` repeats succeed. */
-function outcomes(spec: Partial<Record<PromptCategory, number[]>>, options: { split?: PromptSplit; repeats?: number; tool?: string } = {}): Outcome[] {
-  const repeats = options.repeats ?? 1;
-  return Object.entries(spec).flatMap(([category, passes]) =>
-    passes!.flatMap((pass, i) =>
-      Array.from({ length: repeats }, (_, repeat) => ({
-        promptId: `${options.tool ?? 't'}-${options.split ?? 'optimize'}-${category}-${i}`,
-        tool: options.tool ?? 't',
-        category: category as PromptCategory,
-        split: options.split ?? 'optimize',
-        repeat,
-        correct: repeat < pass,
-      })),
-    ),
-  );
-}
-
-const ones = (n: number, v: number) => Array.from({ length: n }, () => v);
 const canonical = [...outcomes({ direct: [...ones(6, 0), ...ones(4, 1)], indirect: [...ones(6, 0), ...ones(4, 1)], negative: ones(10, 1) }), ...outcomes({ direct: [1, 0], indirect: [1, 0], negative: [1, 1] }, { split: 'holdout' })];
 const better = [...outcomes({ direct: ones(10, 1), indirect: ones(10, 1), negative: ones(10, 1) }), ...outcomes({ direct: [1, 1], indirect: [1, 0], negative: [1, 1] }, { split: 'holdout' })];
 
@@ -92,20 +74,25 @@ describe('promotion rule on known cases', () => {
 });
 
 describe('simulation under the default rule (seeded)', () => {
-  // 20 golden prompts per category (a third held out), 5 repeats; per-prompt true rates mostly near 0 or 1 with
-  // some flaky prompts. A +20-point candidate lowers every prompt's failure probability by the same factor.
-  const setup = { tools: 200, promptsPerCategory: 20, repeats: 5, seed: 11 };
+  // Per-prompt true rates mostly near 0 or 1 with some flaky prompts; a +20-point candidate lowers every prompt's
+  // failure probability by the same factor (0.57). A third of each category is held out. 400 tools per case: the
+  // Monte Carlo standard error of a rate near 90% is about 1.5 points. Measured with this seed (docs/optimization.md
+  // has the table): 40 prompts per category x 5 repeats promotes 89.8% (seeds 12 and 13: 89.5%, 88.3%), so the
+  // 80% bar is asserted with a margin of about 6 standard errors; 20 x 5 sits at the bar (80.5%) and is not asserted.
+  const powered = { tools: 400, promptsPerCategory: 40, repeats: 5, seed: 11 };
 
-  it('promotes no-op candidates at most 5% of the time', () => {
-    const r = simulate({ ...setup, fix: 0 });
-    expect(r.trueGain).toBeCloseTo(0, 12);
-    expect(r.rate).toBeLessThanOrEqual(0.05);
+  it('promotes no-op candidates at most 5% of the time, from 5 prompts per category up', () => {
+    for (const size of [{ promptsPerCategory: 5, repeats: 3 }, { promptsPerCategory: 15, repeats: 3 }, { promptsPerCategory: 40, repeats: 5 }]) {
+      const r = simulate({ ...powered, ...size, fix: 0 });
+      expect(r.trueGain).toBeCloseTo(0, 12);
+      expect(r.rate, JSON.stringify({ size, r })).toBeLessThanOrEqual(0.05);
+    }
   }, 120_000);
 
-  it('promotes a true +20-point candidate at least 80% of the time', () => {
-    const r = simulate({ ...setup, fix: 0.57 });
+  it('promotes a true +20-point candidate at least 80% of the time at 40 prompts per category x 5 repeats, with margin', () => {
+    const r = simulate({ ...powered, fix: 0.57 });
     expect(r.trueGain).toBeGreaterThan(0.19);
     expect(r.trueGain).toBeLessThan(0.21);
-    expect(r.rate).toBeGreaterThanOrEqual(0.8);
+    expect(r.rate, JSON.stringify(r)).toBeGreaterThanOrEqual(0.85);
   }, 120_000);
 });
