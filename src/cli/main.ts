@@ -67,6 +67,25 @@ export function buildProgram(): Command {
     .option('--server <key>', 'see one server, original tool names')
     .action((opts) => import('./connect.js').then((m) => m.connectCommand(opts)));
 
+  common(program.command('import'))
+    .description('copy the servers of the MCP clients\' configs on this machine into Switchboard\'s config (--config), showing what it does')
+    .option('--from <source...>', 'claude-code, claude-desktop, cursor, vscode or a file (default: every client)')
+    .option('--dry-run', 'show what would be added, change nothing')
+    .option('--json', 'print JSON')
+    .action((opts) => import('./import.js').then((m) => m.importCommand(opts)));
+  common(program.command('install'))
+    .description('make a client start `switchboard connect` instead of its servers (its servers are imported first; the original file is kept)')
+    .requiredOption('--client <client>', 'claude-code, claude-desktop, cursor or vscode')
+    .option('--dry-run', 'show what would change, change nothing')
+    .option('--json', 'print JSON')
+    .action((opts) => import('./import.js').then((m) => m.installCommand(opts)));
+  common(program.command('uninstall'))
+    .description('give a client its own server list back (undoes `switchboard install`)')
+    .requiredOption('--client <client>', 'claude-code, claude-desktop, cursor or vscode')
+    .option('--dry-run', 'show what would change, change nothing')
+    .option('--json', 'print JSON')
+    .action((opts) => import('./import.js').then((m) => m.uninstallCommand(opts)));
+
   common(program.command('logs'))
     .description('print the newest log file of <data-dir>/logs, pretty (starts no server)')
     .option('-f, --follow', 'keep printing lines as they are written')

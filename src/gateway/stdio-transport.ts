@@ -3,7 +3,8 @@
 // gets -32600 (with its id when it has a usable one), and a line over the size limit is dropped
 // with -32600 instead of being buffered without bound. Valid messages go to the SDK server.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
+// The client package's copy of the parser: the shim (switchboard connect) loads only the client SDK.
+import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
 
 type Id = string | number | null;
 
