@@ -86,6 +86,12 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON')
     .action((opts) => import('./import.js').then((m) => m.uninstallCommand(opts)));
 
+  common(program.command('doctor'))
+    .description('check Node, the config (each server\'s command, variables), the data dir, the daemon, the port and the clients\' set-up; says what to fix (exit 1 on a failed check)')
+    .option('--port <port>', 'the HTTP port to check (default: the "http.port" setting, else 3333)')
+    .option('--json', 'print JSON')
+    .action((opts) => import('./doctor.js').then((m) => m.doctorCommand(opts)));
+
   common(program.command('logs'))
     .description('print the newest log file of <data-dir>/logs, pretty (starts no server)')
     .option('-f, --follow', 'keep printing lines as they are written')
