@@ -94,12 +94,16 @@ export class Relay {
       await transport.send(message);
     } catch (error) {
       if (this.closed) return;
-      if (await this.options.alive()) {
-        // The daemon is there but refused this message (e.g. its session ended): answer the client.
+      const sessionGone = /\b404\b|session/i.test((error as Error).message);
+      if (!sessionGone && (await this.options.alive())) {
+        // The daemon is there and refused this message: the client gets the reason.
         if (isRequest) this.fail(message.id!, `Switchboard daemon refused the request: ${(error as Error).message}`);
-        if (!(/404|session/i.test((error as Error).message))) return;
+        return;
       }
-      await this.recover(transport, error as Error, isRequest ? undefined : message);
+      // The daemon went away, or ended our session (idle too long, restarted): this message never
+      // reached it, so it is sent again once the session is open anew, not failed.
+      if (isRequest) this.pending.delete(message.id!);
+      await this.recover(transport, error as Error, message);
     }
   }
 
@@ -133,7 +137,7 @@ export class Relay {
     }
     if (failed !== this.downstream) return;
     this.recovering = true;
-    this.options.log.warn({ err: error.message }, 'lost the Switchboard daemon; failing the calls in flight and reconnecting');
+    this.options.log.warn({ err: error.message }, 'lost the Switchboard daemon session; failing the calls in flight and reconnecting');
     for (const id of [...this.pending.keys()]) {
       this.fail(id, 'The Switchboard daemon went away while this request ran (it may or may not have reached the server); the shim is reconnecting: try again.');
     }

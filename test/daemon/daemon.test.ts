@@ -204,4 +204,17 @@ describe('switchboard connect', () => {
     expect((await state(s.dataDir)).pid).not.toBe(first.pid);
     await waitFor(() => listChanged > 0, 'list_changed after the reconnect');
   });
+
+  it('opens its session again when the daemon reaped it as idle, and the call that found it gone still gets its answer', async () => {
+    const config = await writeConfig({ memory: npmServer('memory') }, { sessionIdleMs: 1000 });
+    const s = { config, dataDir: path.join(path.dirname(config), 'data') };
+    started.push(s);
+    const client = await shim(s);
+    await client.callTool({ name: 'memory_read_graph', arguments: {} });
+    const daemon = await state(s.dataDir);
+    await waitFor(async () => ((await (await fetch(`${daemon.url}/healthz`)).json()) as { sessions: number }).sessions === 0, 'the idle session to be reaped');
+    const again = await client.callTool({ name: 'memory_read_graph', arguments: {} });
+    expect(JSON.stringify(again)).toContain('entities');
+    expect((await state(s.dataDir)).pid).toBe(daemon.pid); // the same daemon: only the session was new
+  });
 });
