@@ -78,7 +78,11 @@ describe('the first listing, bounded', () => {
       for (const server of failed) console.log(`/api/servers: ${server.key} ${server.state}: ${server.error}`);
       expect(failed.find((s) => s.key === 'exits')!.error).toMatch(/exit/i);
       expect(failed.find((s) => s.key === 'hang')!.error).toMatch(/no answer to initialize within 20000 ms/);
-      const logged = new Set(gateway.log.records().filter((r) => Number(r.level) >= 40 && typeof r.server === 'string').map((r) => r.server as string));
+      // Log lines are written asynchronously: the state can be visible before its warning is read.
+      const logged = await waitFor(() => {
+        const servers = new Set(gateway.log.records().filter((r) => Number(r.level) >= 40 && typeof r.server === 'string').map((r) => r.server as string));
+        return ['hang', 'garbage', 'exits'].every((key) => servers.has(key)) && servers;
+      }, 'a warning for each failed server', 10_000);
       for (const key of ['hang', 'garbage', 'exits']) expect(logged).toContain(key);
     } finally {
       await connected.close();
