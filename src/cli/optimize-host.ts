@@ -27,9 +27,12 @@ export function optimizationHost(gateway: Gateway, settings: SwitchboardSettings
     async canonicalTools(server) {
       if (!gateway.pool.has(server)) throw new Error(`no server "${server}"; configured: ${gateway.pool.keys().join(', ')}`);
       const catalog = gateway.catalogFor(BARE_PROFILE);
-      await catalog.ensure([server]);
+      // No session may use this profile, so its connection can be released while it is listed
+      // (the listing is then dropped, not stored half-read): list again, a few times at most.
+      for (let attempt = 0; attempt < 3 && !catalog.canonical(server); attempt++) await catalog.ensure([server]);
       const listing = catalog.listing(server);
       if (listing.error) throw new Error(`${server}: cannot list its tools: ${listing.error}`);
+      if (!catalog.canonical(server)) throw new Error(`${server}: its tools could not be listed (its connection was stopped while listing, three times); try again`);
       return (catalog.canonical(server) ?? []).map((t) => ({ name: t.name as string, description: t.description as string | undefined, inputSchema: t.inputSchema }));
     },
   };
