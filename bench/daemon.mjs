@@ -138,7 +138,8 @@ function daemonPid() {
   return /** @type {{pid: number, url: string}} */ (state);
 }
 
-const shimArgs = [CLI, 'connect', '--config', config, '--data-dir', dataDir];
+// As `switchboard install` writes a shim entry (src/cli/import.ts SHIM_NODE_FLAGS).
+const shimArgs = ['--max-semi-space-size=1', CLI, 'connect', '--config', config, '--data-dir', dataDir];
 
 /** (c): shims sharing one daemon (the first shim starts it). */
 async function shims() {

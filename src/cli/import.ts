@@ -26,6 +26,8 @@ import { printJson, table } from './format.js';
 
 const BIN = fileURLToPath(new URL('../../bin/switchboard.js', import.meta.url));
 export const BACKUP_SUFFIX = '.switchboard-backup';
+/** Node flags of an installed shim entry. */
+export const SHIM_NODE_FLAGS = ['--max-semi-space-size=1'];
 
 export interface ImportOptions extends CommonOptions {
   from?: string[];
@@ -152,7 +154,8 @@ function clientOf(name: string): ClientKind {
 
 /** The servers object a client gets: one entry running the shim against Switchboard's config. */
 export function shimEntry(client: ClientKind, config: string, dataDir?: string): RawEntry {
-  const args = [BIN, 'connect', '--config', config, ...(dataDir ? ['--data-dir', path.resolve(dataDir)] : [])];
+  // A small young generation: a shim only relays, and each client runs one (101 -> 77 MB RSS measured).
+  const args = [...SHIM_NODE_FLAGS, BIN, 'connect', '--config', config, ...(dataDir ? ['--data-dir', path.resolve(dataDir)] : [])];
   return client === 'vscode' ? { type: 'stdio', command: process.execPath, args } : { command: process.execPath, args };
 }
 

@@ -122,7 +122,7 @@ describe('switchboard install / uninstall', () => {
     expect(installed.code, installed.stderr).toBe(0);
     const after = await json(claudeFile);
     expect(Object.keys(after.mcpServers)).toEqual(['switchboard']);
-    expect(after.mcpServers.switchboard.args).toEqual([path.join(REPO, 'bin', 'switchboard.js'), 'connect', '--config', h.config, '--data-dir', h.dataDir]);
+    expect(after.mcpServers.switchboard.args).toEqual(['--max-semi-space-size=1', path.join(REPO, 'bin', 'switchboard.js'), 'connect', '--config', h.config, '--data-dir', h.dataDir]);
     expect(after.numStartups).toBe(42); // the rest of the client's file is kept
     expect(after.projects[h.project].mcpServers.fs).toBeDefined();
     expect(await json(`${claudeFile}.switchboard-backup`)).toEqual(before);
