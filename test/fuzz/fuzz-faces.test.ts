@@ -12,7 +12,7 @@
 //   returns the heap's empty pages, which it does on its own schedule: seconds on an idle machine,
 //   minutes on a loaded one (a gateway that read 171 MB after the warm-up was at 106 MB some minutes
 //   after its 20,000 frames). RSS_BOUND is what a loaded 2-core machine meets within the wait
-//   (measured up to +63 %, HTTP); docs/security.md has the numbers.
+//   (measured up to +61 %, HTTP, at load 4 to 6); docs/security.md has the numbers.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
