@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS, deeperThan } from '../gateway/input-limits.js';
 import type { AuthenticatedClient } from './clients.js';
 import { readJsonBody } from './body.js';
 import { preSessionReply } from './pre-session.js';
+import { RequestIds, whenBodyDone } from './request-ids.js';
 
 interface HttpSession {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -20,6 +21,8 @@ interface HttpSession {
   endpoint: string;
   /** The authenticated client that opened it (undefined without client tokens); only it may use the session. */
   client: string | undefined;
+  /** Ids of its requests in progress: a second request with one of them is refused (request-ids.ts). */
+  requestIds: RequestIds;
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -57,8 +60,15 @@ export class HttpSessions {
       if (request.method !== 'POST') return existing.transport.handleRequest(request);
       const read = await readJsonBody(request, this.limits.maxBodyBytes);
       if (!read.ok) return jsonRpcError(read.status, read.code, read.message);
+      const claimed = existing.requestIds.claim(read.body);
+      if ('refusal' in claimed) return claimed.refusal;
       // Depth is checked per request by the session, so the -32602 carries the request's id.
-      return existing.transport.handleRequest(request, { parsedBody: read.body });
+      try {
+        return whenBodyDone(await existing.transport.handleRequest(request, { parsedBody: read.body }), claimed.release);
+      } catch (error) {
+        claimed.release();
+        throw error;
+      }
     }
     if (request.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     // Refused before the body is read or a session exists: a rejected initialize must cost nothing.
@@ -96,7 +106,7 @@ export class HttpSessions {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, session, endpoint, client: client?.name });
+        this.sessions.set(id, { transport, session, endpoint, client: client?.name, requestIds: new RequestIds() });
         this.log.info({ session: id, endpoint, ...(client && { client: client.name }) }, 'session opened');
       },
       onsessionclosed: (id) => this.forget(id),

@@ -3,7 +3,7 @@
 // exceed tokenBudget or maxTools.
 import type { Entry } from '../catalog/catalog.js';
 import { metaToolDefinitions, summaryOf } from './meta-tools.js';
-import { TOKEN_ENCODING, listingTokens } from './tokens.js';
+import { TOKEN_ENCODING, listingJson, listingTokens } from './tokens.js';
 
 export interface ModeCost {
   tools: number;
@@ -31,6 +31,9 @@ export { summaryOf };
 
 export function budgetWarning(tools: readonly Entry[], options: { tokenBudget: number; maxTools: number; mode: string }): { message: string; fields: Record<string, unknown> } | undefined {
   if (options.mode === 'meta' || options.mode === 'toolset') return undefined;
+  // A token covers at least one UTF-8 byte, so a listing of at most tokenBudget bytes is within the
+  // budget without loading the encoder (about 65 MB of memory for a check that then says nothing).
+  if (tools.length <= options.maxTools && Buffer.byteLength(listingJson(tools)) <= options.tokenBudget) return undefined;
   const tokens = listingTokens(tools);
   const overTokens = tokens > options.tokenBudget;
   const overTools = tools.length > options.maxTools;

@@ -169,13 +169,15 @@ describe('isolation between two clients of one gateway', { timeout: 120_000 }, (
     expect(heard.b.filter((m) => /level.message/i.test(String(m.data)))).toEqual([]);
   });
 
-  it('log level: on a shared connection one client\'s logging/setLevel does not change what another hears', async () => {
+  it('log level: on a shared connection each session hears only what its own logging/setLevel asked for; one that never asked hears nothing', async () => {
     type Message = { level: string; data?: unknown };
-    const heard = { c: [] as Message[], d: [] as Message[] };
-    const listen = (who: 'c' | 'd') => (client: Client) => client.setNotificationHandler('notifications/message', (n) => void heard[who].push(n.params as Message));
-    // No reverse capability: both share server-everything's connection.
+    const heard = { c: [] as Message[], d: [] as Message[], e: [] as Message[] };
+    const listen = (who: 'c' | 'd' | 'e') => (client: Client) => client.setNotificationHandler('notifications/message', (n) => void heard[who].push(n.params as Message));
+    // No reverse capability: all three share server-everything's connection.
     const c = await connect({}, listen('c'));
     const d = await connect({}, listen('d'));
+    const e = await connect({}, listen('e'));
+    await call(e, 'everything_echo', { message: 'e uses server-everything too, and never sets a log level' });
     await c.request({ method: 'logging/setLevel', params: { level: 'debug' } }, ANY);
     await call(c, 'everything_toggle-simulated-logging');
     try {
@@ -187,6 +189,7 @@ describe('isolation between two clients of one gateway', { timeout: 120_000 }, (
       await call(c, 'everything_toggle-simulated-logging');
     }
     expect(heard.d.filter((m) => m.level !== 'emergency')).toEqual([]);
+    expect(heard.e).toEqual([]);
   });
 });
 

@@ -1,6 +1,8 @@
 // Malformed input on the stdio face (issue #14, reproduced list point 7): invalid JSON gets -32700,
 // malformed requests get -32600 with their id, invalid params get -32602 with a readable message,
-// and every request with an id is answered. Runs the real gateway CLI over a real pipe.
+// and every request with an id is answered; 100k-deep arguments are the client's error (-32602), never
+// the server's fault, so they open no circuit (reproduced list point 3, on this face). Runs the real
+// gateway CLI over a real pipe.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { CLI, REPO, dataDirFor, npmServer, stopChild, waitFor, writeConfig } from '../helpers/gateway.js';
@@ -41,6 +43,48 @@ describe('stdio face: malformed input', () => {
       expect(byId(5).error).toMatchObject({ code: -32602, message: expect.stringContaining('"name" must be a string') });
       expect(byId(6).error!.code).toBe(-32601);
       expect(Array.isArray((byId(7).result as { tools: unknown[] }).tools)).toBe(true);
+    } finally {
+      await stopChild(child);
+    }
+  }, 60_000);
+
+  it('refuses 100k-deep arguments with -32602: no circuit opened, the next call works', async () => {
+    const config = await writeConfig({ everything: npmServer('everything') });
+    const child = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config), '--log-level', 'info'], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+    const replies: Reply[] = [];
+    let pending = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) if (line.trim()) replies.push(JSON.parse(line) as Reply);
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const send = (line: string) => child.stdin.write(`${line}\n`);
+    const reply = (id: number) => waitFor(() => replies.find((r) => r.id === id), `the answer to request ${id}`, 30_000);
+    try {
+      send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'deep', version: '1' } } }));
+      await reply(1);
+      send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      // The server is up and answering before the deep calls, so a fault counted against it would show.
+      send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'everything_echo', arguments: { message: 'before' } } }));
+      expect(JSON.stringify((await reply(2)).result)).toContain('before');
+      // Written by hand: JSON.stringify itself overflows the stack on 100k levels. Five calls: as many
+      // as the reproduced report needed to open the shared breaker.
+      const deepArgs = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+      for (let i = 0; i < 5; i++) send(`{"jsonrpc":"2.0","id":${100 + i},"method":"tools/call","params":{"name":"everything_echo","arguments":{"message":${deepArgs}}}}`);
+      for (let i = 0; i < 5; i++) {
+        const answer = await reply(100 + i);
+        expect(answer.error).toMatchObject({ code: -32602, message: expect.stringContaining('nested deeper than 64 levels') });
+      }
+      send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'everything_echo', arguments: { message: 'still here' } } }));
+      const after = await reply(3);
+      expect(after.error).toBeUndefined();
+      expect(JSON.stringify(after.result)).toContain('still here');
+      expect(child.exitCode).toBeNull();
+      // Logged at warn when a breaker opens: never here.
+      expect(stderr).not.toContain('circuit open');
     } finally {
       await stopChild(child);
     }

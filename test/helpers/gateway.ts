@@ -113,8 +113,9 @@ export function dataDirFor(config: string): string[] {
   return ['--data-dir', path.join(path.dirname(config), 'data')];
 }
 
-export async function startHttpGateway(config: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<RunningGateway> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', '--config', config, ...dataDirFor(config), '--log-level', 'debug', ...extraArgs], {
+/** `nodeArgs` go to node itself, before the CLI (e.g. `--expose-gc`). */
+export async function startHttpGateway(config: string, extraArgs: string[] = [], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<RunningGateway> {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--http', '--port', '0', '--config', config, ...dataDirFor(config), '--log-level', 'debug', ...extraArgs], {
     cwd: REPO,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', ...env },

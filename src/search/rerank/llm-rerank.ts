@@ -3,7 +3,7 @@
 // `candidates` tools, a prompt token budget (the list is cut from the tail to fit), an answer token
 // budget and a timeout. Any failure (slow, HTTP error, malformed answer) returns the first stage's
 // order with a note. Answers are cached per (catalog version, query, candidate list) in a bounded LRU.
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from '../token-count.js';
 import { ChatModelError, type ChatModel } from './chat.js';
 
 export interface RerankCandidate {
