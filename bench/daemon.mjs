@@ -11,7 +11,10 @@
 // (spawn to initialize answered) and the shim's cost per call (echo through a shim vs the same echo
 // as a direct HTTP client of the daemon, interleaved blocks, medians).
 //
-//   node bench/daemon.mjs [--clients 10] [--calls 400] [--json PATH]
+//   node bench/daemon.mjs [--clients 10] [--calls 400] [--costs-only] [--json PATH]
+//
+// --costs-only: just the shim's initialize time and per-call cost (one daemon, no 50-process
+// set-ups whose load would still be on the machine when those are timed).
 //
 // Uses dist/ (run `npx tsc -p tsconfig.json` first). Everything on 127.0.0.1; every process it
 // starts is stopped by PID (the daemon with `switchboard daemon stop`).
@@ -24,7 +27,7 @@ import { ROOT_DIR, rootImport } from './lib/root-modules.mjs';
 import { killAllStarted, registerPid, statusKb, treePids, unregisterPid } from './lib/procs.mjs';
 import { median, quantile, round } from './lib/stats.mjs';
 
-const { values } = parseArgs({ options: { clients: { type: 'string', default: '10' }, calls: { type: 'string', default: '400' }, json: { type: 'string' } } });
+const { values } = parseArgs({ options: { clients: { type: 'string', default: '10' }, calls: { type: 'string', default: '400' }, 'costs-only': { type: 'boolean', default: false }, json: { type: 'string' } } });
 const CLIENTS = Number(values.clients);
 const CALLS = Number(values.calls);
 const { Client, StreamableHTTPClientTransport } = await rootImport('@modelcontextprotocol/client');
@@ -196,34 +199,45 @@ async function shimCosts(daemon) {
 
 const load = () => os.loadavg()[0].toFixed(1);
 const ms = (v) => `${round(v, 1)} ms`;
-process.stderr.write(`daemon bench: ${CLIENTS} clients x 5 servers, load ${load()}\n`);
-const a = await direct();
-process.stderr.write(`(a) done, load ${load()}\n`);
-const b = await gatewayPerClient();
-process.stderr.write(`(b) done, load ${load()}\n`);
-const c = await shims();
-const costs = await shimCosts(c.daemon);
-await closeAll(c.entries);
-
-const rows = [
-  ['(a) each client spawns its servers', a],
-  ['(b) a Switchboard stdio gateway per client', b],
-  ['(c) shims and one daemon', c],
-];
-const lines = [
-  `${CLIENTS} clients, 5 servers each, load ${load()} at the end`,
-  '',
-  '| setup | processes | total RSS | first call p50 | first call max |',
-  '|---|---:|---:|---:|---:|',
-  ...rows.map(([name, r]) => `| ${name} | ${r.processes} | ${r.rssMb} MB | ${ms(median(r.firstCallMs))} | ${ms(Math.max(...r.firstCallMs))} |`),
-  '',
-  `(c) vs (a): ${round(c.rssMb / a.rssMb * 100, 1)} % of the memory, ${c.processes} processes vs ${a.processes} (goal: <= ${5 + 1 + CLIENTS}, under a third of the memory)`,
+const costLines = (costs) => [
   `shim initialize with the daemon running (spawn to answer, 10 runs): p50 ${ms(median(costs.initializeMs))}, max ${ms(Math.max(...costs.initializeMs))} (goal < 300 ms)`,
   `echo call p50: shim ${ms(median(costs.viaShim))}, direct HTTP ${ms(median(costs.viaHttp))}: the shim adds ${ms(median(costs.viaShim) - median(costs.viaHttp))} (goal < 0.3 ms); p90 ${ms(quantile(costs.viaShim, 0.9))} vs ${ms(quantile(costs.viaHttp, 0.9))}`,
 ];
-process.stdout.write(`${lines.join('\n')}\n`);
-if (values.json) {
-  const strip = ({ entries, daemon, ...rest }) => rest;
-  writeFileSync(values.json, JSON.stringify({ clients: CLIENTS, load: os.loadavg(), direct: a, gatewayPerClient: b, shims: strip(c), costs }, null, 2));
+process.stderr.write(`daemon bench: ${CLIENTS} clients x 5 servers, load ${load()}\n`);
+let report;
+if (values['costs-only']) {
+  const entry = await stdioClient(process.execPath, shimArgs); // starts the daemon
+  await entry.client.callTool({ name: 'everything_echo', arguments: { message: 'warm' } });
+  const costs = await shimCosts(daemonPid());
+  await closeAll([entry]);
+  report = { costs };
+  process.stdout.write(`${[`load ${load()} at the end`, ...costLines(costs)].join('\n')}\n`);
+} else {
+  const a = await direct();
+  process.stderr.write(`(a) done, load ${load()}\n`);
+  const b = await gatewayPerClient();
+  process.stderr.write(`(b) done, load ${load()}\n`);
+  const c = await shims();
+  const costs = await shimCosts(c.daemon);
+  await closeAll(c.entries);
+  const rows = [
+    ['(a) each client spawns its servers', a],
+    ['(b) a Switchboard stdio gateway per client', b],
+    ['(c) shims and one daemon', c],
+  ];
+  const lines = [
+    `${CLIENTS} clients, 5 servers each, load ${load()} at the end`,
+    '',
+    '| setup | processes | total RSS | first call p50 | first call max |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map(([name, r]) => `| ${name} | ${r.processes} | ${r.rssMb} MB | ${ms(median(r.firstCallMs))} | ${ms(Math.max(...r.firstCallMs))} |`),
+    '',
+    `(c) vs (a): ${round(c.rssMb / a.rssMb * 100, 1)} % of the memory, ${c.processes} processes vs ${a.processes} (goal: <= ${5 + 1 + CLIENTS}, under a third of the memory)`,
+    ...costLines(costs),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const { entries, daemon, ...shimRows } = c;
+  report = { direct: a, gatewayPerClient: b, shims: shimRows, costs };
 }
+if (values.json) writeFileSync(values.json, JSON.stringify({ clients: CLIENTS, load: os.loadavg(), ...report }, null, 2));
 process.exit(0);

@@ -9,19 +9,24 @@ import { CLI, REPO, dataDirFor, npmServer, stopChild, waitFor, writeConfig } fro
 
 type Reply = { id: string | number | null; result?: unknown; error?: { code: number; message: string } };
 
+/** A stdio gateway spoken to line by line: every JSON line it writes is collected in `replies`. */
+function rawStdioGateway(config: string, level: string) {
+  const child = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config), '--log-level', level], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+  const replies: Reply[] = [];
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) if (line.trim()) replies.push(JSON.parse(line) as Reply);
+  });
+  return { child, replies, send: (line: string) => child.stdin.write(`${line}\n`) };
+}
+
 describe('stdio face: malformed input', () => {
   it('answers invalid JSON and malformed requests with JSON-RPC errors, and every request with an id', async () => {
     const config = await writeConfig({ everything: npmServer('everything') });
-    const child = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config), '--log-level', 'warn'], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
-    const replies: Reply[] = [];
-    let pending = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      pending += chunk.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop()!;
-      for (const line of lines) if (line.trim()) replies.push(JSON.parse(line) as Reply);
-    });
-    const send = (line: string) => child.stdin.write(`${line}\n`);
+    const { child, replies, send } = rawStdioGateway(config, 'warn');
     try {
       send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } }));
       await waitFor(() => replies.find((r) => r.id === 1), 'initialize');
@@ -50,18 +55,9 @@ describe('stdio face: malformed input', () => {
 
   it('refuses 100k-deep arguments with -32602: no circuit opened, the next call works', async () => {
     const config = await writeConfig({ everything: npmServer('everything') });
-    const child = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config), '--log-level', 'info'], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
-    const replies: Reply[] = [];
-    let pending = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      pending += chunk.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop()!;
-      for (const line of lines) if (line.trim()) replies.push(JSON.parse(line) as Reply);
-    });
+    const { child, replies, send } = rawStdioGateway(config, 'info');
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const send = (line: string) => child.stdin.write(`${line}\n`);
     const reply = (id: number) => waitFor(() => replies.find((r) => r.id === id), `the answer to request ${id}`, 30_000);
     try {
       send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'deep', version: '1' } } }));

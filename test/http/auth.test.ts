@@ -3,22 +3,12 @@
 // clients (listings filtered, 403 on HTTP, a tool error in MCP), admin routes, sessions bound to
 // their client, rate limits (429 + Retry-After), sessions per client, and the refused
 // non-loopback bind.
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { CLI, REPO, npmServer, startHttpGateway, writeConfig, type RunningGateway } from '../helpers/gateway.js';
+import { npmServer, startHttpGateway, writeConfig, type RunningGateway, spawnCli } from '../helpers/gateway.js';
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, env: { ...process.env, NO_COLOR: '1', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c));
-    child.stderr.on('data', (c: Buffer) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = spawnCli;
 
 async function connectWith(url: string, token: string | undefined, endpoint = '/mcp'): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${url}${endpoint}`), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {});

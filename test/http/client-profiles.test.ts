@@ -3,21 +3,11 @@
 // /mcp; a client scoped to some servers sees none of another server's prompts, resources or
 // templates and is refused when it asks for one by name; unauthenticatedAdmin is refused on a
 // non-loopback bind even with client tokens.
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { CLI, REPO, dataDirFor, fixtureServer, npmServer, startHttpGateway, writeConfig } from '../helpers/gateway.js';
+import { dataDirFor, fixtureServer, npmServer, startHttpGateway, writeConfig, spawnCli } from '../helpers/gateway.js';
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, env: { ...process.env, NO_COLOR: '1', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c));
-    child.stderr.on('data', (c: Buffer) => (stderr += c));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = spawnCli;
 
 async function connectAs(url: string, token: string): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });

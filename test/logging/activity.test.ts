@@ -2,8 +2,8 @@
 // real clients): GET /api/activity streams each finished call and each server request a call caused,
 // with the correlation id its stored row and request log lines carry; filters and the JSON form;
 // an elicitation, and a call's progress and its cancellation, share the call's correlation id.
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { newestRunLogLines } from './log-lines.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectHttp, newClient, npmServer, startHttpGateway, waitFor, writeConfig, type ConnectedClient, type RunningGateway } from '../helpers/gateway.js';
@@ -41,12 +41,6 @@ async function openStream(url: string): Promise<{ events: Event[]; close(): void
     }
   })();
   return { events, close: () => controller.abort() };
-}
-
-async function fileLines(dataDir: string): Promise<Line[]> {
-  const dir = path.join(dataDir, 'logs');
-  const [name] = (await readdir(dir)).sort().reverse();
-  return (await readFile(path.join(dir, name!), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
 }
 
 describe('activity stream and correlation, two clients', () => {
@@ -101,7 +95,7 @@ describe('activity stream and correlation, two clients', () => {
       const stored = (await (await fetch(`${gateway.url}/api/calls?correlationId=${sampling.data.correlationId}`)).json()) as { calls: Line[] };
       expect(stored.calls).toEqual([expect.objectContaining({ server: 'everything', tool: 'trigger-sampling-request', correlationId: sampling.data.correlationId })]);
       const lines = await waitFor(async () => {
-        const all = await fileLines(dataDir);
+        const all = await newestRunLogLines(dataDir);
         return all.some((l) => l.event === 'request' && l.correlationId === sampling.data.correlationId) && all;
       }, 'the request log line of the sampling call');
       expect(lines.find((l) => l.event === 'server-request')).toMatchObject({ method: 'sampling/createMessage', correlationId: sampling.data.correlationId });
@@ -141,7 +135,7 @@ describe('activity stream and correlation, two clients', () => {
     const requests = (await (await fetch(`${gateway.url}/api/activity?format=json&correlationId=${id}`)).json()) as { events: Line[] };
     expect(requests.events.map((e) => `${e.kind}:${e.kind === 'call' ? e.tool : e.method}`).sort()).toEqual(['call:trigger-elicitation-request', 'server-request:elicitation/create']);
     const lines = await waitFor(async () => {
-      const all = await fileLines(dataDir);
+      const all = await newestRunLogLines(dataDir);
       return all.some((l) => l.event === 'server-request' && l.method === 'elicitation/create') && all;
     }, 'the elicitation request line');
     expect(lines.find((l) => l.event === 'server-request' && l.method === 'elicitation/create')!.correlationId).toBe(id);
@@ -175,7 +169,7 @@ describe('activity stream and correlation, two clients', () => {
     }, 'the cancelled call in the activity feed');
     expect(event).toMatchObject({ kind: 'call', status: 'cancelled', correlationId: expect.any(String) });
     const lines = await waitFor(async () => {
-      const all = await fileLines(dataDir);
+      const all = await newestRunLogLines(dataDir);
       return all.some((l) => l.event === 'request' && l.correlationId === event.correlationId) && all;
     }, 'the request line of the cancelled call');
     const mine = lines.filter((l) => l.module === 'requests' && l.correlationId === event.correlationId);

@@ -3,8 +3,8 @@
 // a tool_discovery and the tool_execute that follows share a correlationId (per session: another
 // client's execute does not join it), which the stored call row served by /api/calls carries too;
 // a call, its progress and the sampling request it causes share one; --log-arguments redacts secrets.
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { newestRunLogLines } from './log-lines.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectHttp, fixtureServer, newClient, npmServer, startHttpGateway, waitFor, writeConfig, type ConnectedClient, type RunningGateway } from '../helpers/gateway.js';
@@ -12,12 +12,6 @@ import { connectHttp, fixtureServer, newClient, npmServer, startHttpGateway, wai
 const ANY = z.any();
 const SECRET = 'hunter2-do-not-log';
 type Line = Record<string, unknown>;
-
-async function fileLines(dataDir: string): Promise<Line[]> {
-  const dir = path.join(dataDir, 'logs');
-  const [name] = (await readdir(dir)).sort().reverse();
-  return (await readFile(path.join(dir, name!), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
-}
 
 describe('--log-requests in meta mode, two clients', () => {
   let gateway: RunningGateway;
@@ -59,7 +53,7 @@ describe('--log-requests in meta mode, two clients', () => {
     expect(JSON.stringify(resultB)).toContain(`${SECRET} from B`);
 
     const lines = await waitFor(async () => {
-      const all = await fileLines(dataDir);
+      const all = await newestRunLogLines(dataDir);
       return all.filter((l) => l.module === 'requests' && l.event === 'request').length >= 4 && all;
     }, 'the request log lines in the file');
     const requests = lines.filter((l) => l.module === 'requests');
@@ -110,7 +104,7 @@ describe('--log-requests in meta mode, two clients', () => {
       { onprogress: () => undefined },
     );
     const lines = await waitFor(async () => {
-      const all = await fileLines(dataDir);
+      const all = await newestRunLogLines(dataDir);
       const done = all.filter((l) => l.module === 'requests' && l.event === 'request' && l.tool === 'everything_trigger-long-running-operation');
       return done.length === 1 && all;
     }, 'the long operation to be logged');
@@ -161,9 +155,9 @@ describe('--log-arguments', () => {
       const connected = await connectHttp(gateway.url);
       await connected.client.request({ method: 'tools/call', params: { name: 'everything_echo', arguments: { message: 'visible text', apiKey: SECRET, nested: { password: SECRET } } } }, ANY);
       await connected.close();
-      const line = await waitFor(async () => (await fileLines(dataDir)).find((l) => l.event === 'request' && l.tool === 'everything_echo'), 'the request line');
+      const line = await waitFor(async () => (await newestRunLogLines(dataDir)).find((l) => l.event === 'request' && l.tool === 'everything_echo'), 'the request line');
       expect(line.args).toEqual({ message: 'visible text', apiKey: '[redacted]', nested: { password: '[redacted]' } });
-      expect(JSON.stringify(await fileLines(dataDir))).not.toContain(SECRET);
+      expect(JSON.stringify(await newestRunLogLines(dataDir))).not.toContain(SECRET);
     } finally {
       await gateway.close();
     }
