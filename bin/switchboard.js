@@ -8,4 +8,6 @@ if (!existsSync(fileURLToPath(compiled))) {
   process.stderr.write('switchboard: not built yet. Run "npm install" (or "npm run build") in the switchboard folder first.\n');
   process.exit(1);
 }
-await import(compiled.href);
+// The stdio shim starts with every client window: it skips the full command line (docs/daemon.md).
+const fast = process.argv[2] === 'connect' && (await import(new URL('../dist/cli/connect-main.js', import.meta.url).href)).connectMain;
+if (!fast || !(await fast(process.argv.slice(3)))) await import(compiled.href);

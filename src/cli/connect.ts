@@ -4,10 +4,11 @@
 // Nothing but JSON-RPC goes to stdout; logs go to stderr.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { CheckedStdioTransport } from '../gateway/stdio-transport.js';
 import { findDaemon, health, startDaemon } from '../daemon/control.js';
 import { Relay } from '../daemon/relay.js';
-import { createRootLogger } from '../logging/logger.js';
+import { shimLog } from '../daemon/shim-log.js';
 import { defaultDataDir } from './data-dir.js';
 import type { CommonOptions } from './context.js';
 import { configOf } from './daemon.js';
@@ -20,6 +21,14 @@ export interface ConnectOptions extends CommonOptions {
 }
 
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** A light check of a client's line (the daemon validates it fully): a JSON-RPC 2.0 object. */
+function jsonRpcShape(value: unknown): JSONRPCMessage {
+  const message = value as { jsonrpc?: unknown; method?: unknown; id?: unknown; result?: unknown; error?: unknown } | null;
+  const ok = message !== null && typeof message === 'object' && !Array.isArray(message) && message.jsonrpc === '2.0' && (typeof message.method === 'string' || ('id' in message && ('result' in message || 'error' in message)));
+  if (!ok) throw new Error('not a JSON-RPC 2.0 message');
+  return value as JSONRPCMessage;
+}
 
 /** The daemon endpoint a shim's flags name. */
 export function endpointPath(options: Pick<ConnectOptions, 'toolset' | 'mode' | 'server'>): string {
@@ -36,8 +45,8 @@ export async function connectCommand(options: ConnectOptions): Promise<void> {
   const endpoint = endpointPath(options);
   // The config matters only to start a daemon: a running one serves the file it was started with.
   const requested = path.resolve(options.config);
-  const log = createRootLogger({ level: (options.logLevel as 'warn' | undefined) ?? 'warn', pretty: false }).child({ module: 'connect' });
-  const relay = new Relay(new CheckedStdioTransport(MAX_LINE_BYTES), {
+  const log = shimLog(options.logLevel);
+  const relay = new Relay(new CheckedStdioTransport(MAX_LINE_BYTES, jsonRpcShape), {
     connect: async () => {
       const daemon = (await findDaemon(dataDir)) ?? (await startDaemon({ dataDir, config: configOf(options) }));
       if ('started' in daemon && daemon.started) log.info({ pid: daemon.state.pid, url: daemon.state.url }, 'started the Switchboard daemon');

@@ -4,6 +4,7 @@
 // waits until it listens and answers /healthz. Stopping sends SIGTERM (the daemon stops its servers
 // in order), then SIGKILLs the whole process group after a grace period.
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { openSync, closeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { acquireLock, clearState, daemonPaths, daemonToken, isAlive, lockHolder, moveLock, outputTail, readState, releaseLock, type DaemonPaths, type DaemonState } from './files.js';
@@ -38,14 +39,25 @@ export interface StartOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** GET /healthz of a daemon; its JSON when it answers 200 within `timeoutMs`. */
-export async function health(state: DaemonState, timeoutMs = 2000): Promise<Record<string, unknown> | undefined> {
-  try {
-    const response = await fetch(`${state.url}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
-    return response.ok ? ((await response.json()) as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+/** GET /healthz of a daemon; its JSON when it answers 200 within `timeoutMs` (node:http: cheap at a shim's start). */
+export function health(state: DaemonState, timeoutMs = 2000): Promise<Record<string, unknown> | undefined> {
+  return new Promise((resolve) => {
+    const request = http.get(`${state.url}/healthz`, { timeout: timeoutMs }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.once('end', () => {
+        try {
+          resolve(response.statusCode === 200 ? (JSON.parse(text) as Record<string, unknown>) : undefined);
+        } catch {
+          resolve(undefined);
+        }
+      });
+      response.once('error', () => resolve(undefined));
+    });
+    request.once('timeout', () => request.destroy());
+    request.once('error', () => resolve(undefined));
+  });
 }
 
 /** The daemon of this data dir when it runs and answers; undefined otherwise. */

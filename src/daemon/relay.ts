@@ -5,9 +5,8 @@
 // goes away the calls in flight fail with a clear error, the daemon is started again, the client's
 // initialize is replayed (its answer kept from the client, who already has one), and the client
 // hears list_changed so it re-reads what it sees. Messages that arrive meanwhile wait.
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import type { Logger } from '../logging/logger.js';
+import { HttpLink, LinkError } from './http-link.js';
 
 type Id = string | number;
 type Message = JSONRPCMessage & { id?: Id; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown };
@@ -18,19 +17,26 @@ export interface DaemonEndpoint {
   token: string;
 }
 
+/** What the relay logs through (a pino logger fits; the shim uses a lighter one). */
+export interface RelayLog {
+  debug(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
 export interface RelayOptions {
   /** The daemon to use now; starts it when it is not running. */
   connect(): Promise<DaemonEndpoint>;
   /** True when the daemon answers (asked when its stream reports an error). */
   alive(): Promise<boolean>;
-  log: Logger;
+  log: RelayLog;
 }
 
 export const DAEMON_LOST = -32000;
 const REINIT_ID = 'switchboard-shim-reinitialize';
 
 export class Relay {
-  private downstream: StreamableHTTPClientTransport | undefined;
+  private downstream: HttpLink | undefined;
   private endpoint: DaemonEndpoint | undefined;
   /** Requests of the client waiting for the daemon's answer: failed if the daemon goes away. */
   private readonly pending = new Map<Id, string>();
@@ -39,6 +45,8 @@ export class Relay {
   /** Set while (re)connecting: the client's messages wait for it. */
   private ready: Promise<void> = Promise.resolve();
   private recovering = false;
+  /** The daemon's stream broke and it did not answer: reconnect before the client's next message. */
+  private lost = false;
   private closed = false;
   private reinitAnswer: ((message: Message) => void) | undefined;
 
@@ -62,10 +70,7 @@ export class Relay {
     this.closed = true;
     const downstream = this.downstream;
     this.downstream = undefined;
-    if (downstream) {
-      await downstream.terminateSession().catch(() => undefined);
-      await downstream.close().catch(() => undefined);
-    }
+    if (downstream) await downstream.close().catch(() => undefined);
     await this.upstream.close().catch(() => undefined);
     this.onclose?.();
   }
@@ -75,11 +80,10 @@ export class Relay {
   private async open(): Promise<void> {
     const endpoint = await this.options.connect();
     this.endpoint = endpoint;
-    const transport = new StreamableHTTPClientTransport(endpoint.url, { requestInit: { headers: { authorization: `Bearer ${endpoint.token}` } } });
-    transport.onmessage = (message) => this.fromDaemon(transport, message as Message);
-    transport.onerror = (error) => void this.onDaemonError(transport, error);
-    await transport.start();
-    this.downstream = transport;
+    const link = new HttpLink(endpoint.url, endpoint.token);
+    link.onmessage = (message) => this.fromDaemon(link, message as Message);
+    link.onerror = (error) => void this.onDaemonError(link, error);
+    this.downstream = link;
   }
 
   private async fromClient(message: Message): Promise<void> {
@@ -88,13 +92,14 @@ export class Relay {
     if (message.method === 'initialize' && message.id !== undefined) this.initialize = message;
     if (message.method === 'notifications/initialized') this.initialized = true;
     const isRequest = message.method !== undefined && message.id !== undefined;
-    if (isRequest) this.pending.set(message.id!, message.method!);
     const transport = this.downstream!;
+    if (this.lost) return this.recover(transport, new Error('the daemon went away'), message);
+    if (isRequest) this.pending.set(message.id!, message.method!);
     try {
-      await transport.send(message);
+      await transport.send(message as Record<string, unknown>);
     } catch (error) {
       if (this.closed) return;
-      const sessionGone = /\b404\b|session/i.test((error as Error).message);
+      const sessionGone = error instanceof LinkError && error.status === 404;
       if (!sessionGone && (await this.options.alive())) {
         // The daemon is there and refused this message: the client gets the reason.
         if (isRequest) this.fail(message.id!, `Switchboard daemon refused the request: ${(error as Error).message}`);
@@ -107,7 +112,7 @@ export class Relay {
     }
   }
 
-  private fromDaemon(transport: StreamableHTTPClientTransport, message: Message): void {
+  private fromDaemon(transport: HttpLink, message: Message): void {
     if (transport !== this.downstream && !(this.recovering && message.id === REINIT_ID)) return; // an old connection's late message
     if (message.id === REINIT_ID && message.method === undefined) {
       this.reinitAnswer?.(message);
@@ -116,20 +121,29 @@ export class Relay {
     if (message.method === undefined && message.id !== undefined) {
       this.pending.delete(message.id);
       const version = message.result?.protocolVersion;
-      if (typeof version === 'string' && this.initialize?.id === message.id) transport.setProtocolVersion(version);
+      if (typeof version === 'string' && this.initialize?.id === message.id) transport.protocolVersion = version;
     }
     void this.upstream.send(message).catch((error: Error) => this.options.log.debug({ err: error.message }, 'could not write to the client'));
   }
 
-  private async onDaemonError(transport: StreamableHTTPClientTransport, error: Error): Promise<void> {
+  private async onDaemonError(transport: HttpLink, error: Error): Promise<void> {
     if (this.closed || transport !== this.downstream || this.recovering) return;
     this.options.log.debug({ err: error.message }, 'daemon stream error');
     if (await this.options.alive()) return; // a stream hiccup; the daemon is there
-    await this.recover(transport, error);
+    // Gone (stopped or killed): what was in flight will get no answer, so it fails now. The daemon
+    // is started again only when the client next sends something: "switchboard daemon stop" stops it.
+    this.failPending();
+    this.lost = true;
+  }
+
+  private failPending(): void {
+    for (const id of [...this.pending.keys()]) {
+      this.fail(id, 'The Switchboard daemon went away while this request ran (it may or may not have reached the server); the shim is reconnecting: try again.');
+    }
   }
 
   /** The daemon went away: fail what was in flight, start it again, replay initialize, announce changes. */
-  private async recover(failed: StreamableHTTPClientTransport, error: Error, resend?: Message): Promise<void> {
+  private async recover(failed: HttpLink, error: Error, resend?: Message): Promise<void> {
     if (this.recovering) {
       await this.ready;
       if (resend) await this.fromClient(resend);
@@ -138,14 +152,13 @@ export class Relay {
     if (failed !== this.downstream) return;
     this.recovering = true;
     this.options.log.warn({ err: error.message }, 'lost the Switchboard daemon session; failing the calls in flight and reconnecting');
-    for (const id of [...this.pending.keys()]) {
-      this.fail(id, 'The Switchboard daemon went away while this request ran (it may or may not have reached the server); the shim is reconnecting: try again.');
-    }
+    this.failPending();
+    this.lost = false;
     let done!: () => void;
     this.ready = new Promise<void>((resolve) => (done = resolve));
     try {
       this.downstream = undefined;
-      await failed.close().catch(() => undefined);
+      await failed.close(false).catch(() => undefined);
       for (let attempt = 1; !this.closed; attempt++) {
         try {
           await this.open();
@@ -174,13 +187,13 @@ export class Relay {
       this.reinitAnswer = resolve;
       setTimeout(() => reject(new Error('the restarted daemon did not answer initialize within 30 s')), 30_000).unref();
     });
-    await transport.send({ ...this.initialize!, id: REINIT_ID } as JSONRPCMessage);
+    await transport.send({ ...this.initialize!, id: REINIT_ID });
     const answer = await answered;
     this.reinitAnswer = undefined;
     if (answer.error !== undefined) throw new Error(`the restarted daemon refused initialize: ${JSON.stringify(answer.error)}`);
     const version = answer.result?.protocolVersion;
-    if (typeof version === 'string') transport.setProtocolVersion(version);
-    if (this.initialized) await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+    if (typeof version === 'string') transport.protocolVersion = version;
+    if (this.initialized) await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
   private fail(id: Id, message: string): void {

@@ -3,8 +3,9 @@
 // gets -32600 (with its id when it has a usable one), and a line over the size limit is dropped
 // with -32600 instead of being buffered without bound. Valid messages go to the SDK server.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-// The client package's copy of the parser: the shim (switchboard connect) loads only the client SDK.
-import { parseJSONRPCMessage } from '@modelcontextprotocol/client';
+
+/** Checks a parsed line is a JSON-RPC message (throws when not): the SDK's parser, or a lighter check. */
+export type MessageCheck = (value: unknown) => JSONRPCMessage;
 
 type Id = string | number | null;
 
@@ -20,6 +21,7 @@ export class CheckedStdioTransport implements Transport {
 
   constructor(
     private readonly maxLineBytes: number,
+    private readonly check: MessageCheck,
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
   ) {}
@@ -73,7 +75,7 @@ export class CheckedStdioTransport implements Transport {
     }
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(value);
+      message = this.check(value);
     } catch {
       return this.reply(idOf(value), -32600, 'Invalid Request: not a JSON-RPC 2.0 message (expected "jsonrpc": "2.0" and a "method" with an "id", or a result/error for an id)');
     }
