@@ -9,7 +9,7 @@ import { CheckedStdioTransport } from '../gateway/stdio-transport.js';
 import { findDaemon, health, startDaemon } from '../daemon/control.js';
 import { Relay } from '../daemon/relay.js';
 import { shimLog } from '../daemon/shim-log.js';
-import { defaultDataDir } from './data-dir.js';
+import { dataDirOf } from './data-dir.js';
 import type { CommonOptions } from './context.js';
 import { configOf } from './daemon.js';
 import { UsageError } from './errors.js';
@@ -41,7 +41,7 @@ export function endpointPath(options: Pick<ConnectOptions, 'toolset' | 'mode' | 
 }
 
 export async function connectCommand(options: ConnectOptions): Promise<void> {
-  const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
+  const dataDir = dataDirOf(options);
   const endpoint = endpointPath(options);
   // The config matters only to start a daemon: a running one serves the file it was started with.
   const requested = path.resolve(options.config);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { findDaemon, startDaemon, stopDaemon } from '../daemon/control.js';
 import { daemonPaths, lockHolder, readState } from '../daemon/files.js';
-import { defaultDataDir } from './data-dir.js';
+import { dataDirOf } from './data-dir.js';
 import type { CommonOptions } from './context.js';
 import { printJson, table } from './format.js';
 import { UsageError } from './errors.js';
@@ -17,7 +17,6 @@ export interface DaemonOptions extends CommonOptions {
   level?: string;
 }
 
-const dataDirOf = (options: CommonOptions) => path.resolve(options.dataDir ?? defaultDataDir());
 
 export function configOf(options: CommonOptions): string {
   const file = path.resolve(options.config);

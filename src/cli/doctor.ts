@@ -11,7 +11,7 @@ import { findDaemon } from '../daemon/control.js';
 import { daemonPaths, lockHolder, readState } from '../daemon/files.js';
 import { openDatabase, DEFAULT_DB_FILE } from '../store/index.js';
 import type { CommonOptions } from './context.js';
-import { defaultDataDir } from './data-dir.js';
+import { dataDirOf } from './data-dir.js';
 import { printJson } from './format.js';
 
 export interface DoctorOptions extends CommonOptions {
@@ -161,7 +161,7 @@ function clientChecks(): Check[] {
 const MARK: Record<Status, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', info: '--  ' };
 
 export async function doctorCommand(options: DoctorOptions): Promise<void> {
-  const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
+  const dataDir = dataDirOf(options);
   const { checks: configured, config } = await configChecks(path.resolve(options.config));
   const port = options.port === undefined ? (config?.settings.http.port ?? 3333) : Number(options.port);
   const checks: Check[] = [nodeCheck(), ...configured, ...dataDirChecks(dataDir), await daemonCheck(dataDir), await portCheck(port, config?.settings.http.host ?? '127.0.0.1'), ...clientChecks()];

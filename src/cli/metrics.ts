@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_DB_FILE, type ServerScope, type Store, type ToolStats } from '../store/index.js';
 import { serverIdentity } from '../servers/identity.js';
-import { defaultDataDir, loadContext, openStore, type CommonOptions } from './context.js';
+import { loadContext, openStore, type CommonOptions } from './context.js';
+import { dataDirOf } from './data-dir.js';
 import { printJson, table } from './format.js';
 import { UsageError } from './inventory.js';
 
@@ -39,10 +40,7 @@ export function parseSince(value: string, label = '--since', now: number = Date.
   );
 }
 
-/** The data dir a store-reading command uses: --data-dir, else SWITCHBOARD_DATA_DIR, else the per-user folder. */
-export function dataDirOf(options: CommonOptions): string {
-  return path.resolve(options.dataDir ?? defaultDataDir());
-}
+export { dataDirOf } from './data-dir.js';
 
 /**
  * Opens the store of a data dir for reading, or returns undefined when no gateway ever wrote one there,

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { openSync, closeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { acquireLock, clearState, daemonPaths, daemonToken, isAlive, lockHolder, moveLock, outputTail, readState, releaseLock, type DaemonPaths, type DaemonState } from './files.js';
+import { isAlive } from '../servers/process-tree.js';
+import { acquireLock, clearState, daemonPaths, daemonToken, lockHolder, moveLock, outputTail, readState, releaseLock, type DaemonPaths, type DaemonState } from './files.js';
 
 export const DAEMON_TOKEN_ENV = 'SWITCHBOARD_DAEMON_TOKEN';
 const BIN = fileURLToPath(new URL('../../bin/switchboard.js', import.meta.url));

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { isAlive } from '../servers/process-tree.js';
 
 export interface DaemonPaths {
   dir: string;
@@ -26,16 +27,6 @@ export interface DaemonState {
   startedAt: number;
   config: string;
   version: string;
-}
-
-export function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function ensureDir(paths: DaemonPaths): void {
