@@ -139,7 +139,14 @@ describe('metrics exposure through a running gateway', () => {
   });
 
   it('switchboard metrics --json shows the same counts and success rates from the store', async () => {
-    const stats = await runCliJson<ToolStats[]>(['metrics', '--json', '--server', 'fault'], dataDir);
+    // The gateway inserts its journaled calls into SQLite about once a second (another process reads
+    // only what is inserted), so wait until all 12 calls of beforeAll are there.
+    let stats: ToolStats[] = [];
+    for (const deadline = Date.now() + 20_000; ; ) {
+      stats = await runCliJson<ToolStats[]>(['metrics', '--json', '--server', 'fault'], dataDir);
+      if (stats.reduce((sum, s) => sum + s.calls, 0) >= 12 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
     const byTool = Object.fromEntries(stats.map((s) => [s.tool, s]));
     expect(Object.keys(byTool).sort()).toEqual(['fail', 'ok', 'slow', 'tool_error']);
     expect(byTool.ok).toMatchObject({ calls: 5, successes: 5, failures: 0, successRate: 1 });
@@ -157,7 +164,7 @@ describe('metrics exposure through a running gateway', () => {
     }
     const one = await runCliJson<ToolStats[]>(['metrics', '--json', '--server', 'fault', '--tool', 'slow'], dataDir);
     expect(one).toEqual([byTool.slow]);
-  });
+  }, 60_000);
 
   it('GET /api/metrics gives the same statistics; DELETE resets a tool, then a server', async () => {
     const before = await runCliJson<ToolStats[]>(['metrics', '--json'], dataDir);
