@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { LOG_LEVELS } from '../logging/levels.js';
 import { VERSION } from '../config/version.js';
+import { QueryBoundError } from '../store/query-bounds.js';
 import { UsageError } from './errors.js';
 import { registerOptimize } from './optimize-commands.js';
 
@@ -253,7 +254,7 @@ function exitCodeFor(error: unknown): number {
   const code = (error as { code?: string; exitCode?: number }).code;
   if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return 0;
   if (typeof code === 'string' && code.startsWith('commander.')) return 2;
-  if (error instanceof ConfigError || error instanceof UsageError) return 2;
+  if (error instanceof ConfigError || error instanceof UsageError || error instanceof QueryBoundError) return 2;
   return 1;
 }
 

@@ -9,7 +9,6 @@ import { serverIdentity } from '../servers/identity.js';
 import { loadContext, openStore, type CommonOptions } from './context.js';
 import { dataDirOf } from './data-dir.js';
 import { printJson, table } from './format.js';
-import { UsageError } from './inventory.js';
 
 export interface MetricsOptions extends CommonOptions {
   server?: string;
@@ -18,27 +17,9 @@ export interface MetricsOptions extends CommonOptions {
   json?: boolean;
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+import { parseSince } from '../store/query-bounds.js';
 
-/**
- * A `--since` value as ms since epoch: a duration back from `now` (`90s`, `30m`, `24h`, `7d`, `2w`) or an
- * ISO date (`2025-06-01`, midnight UTC) or date-time (`2025-06-01T12:00:00Z`; without a zone, local time).
- * Throws UsageError naming `label` otherwise.
- */
-export function parseSince(value: string, label = '--since', now: number = Date.now()): number {
-  const text = value.trim();
-  const duration = DURATION.exec(text);
-  if (duration) return now - Number(duration[1]) * UNIT_MS[duration[2]!]!;
-  if (ISO_DATE.test(text)) {
-    const at = Date.parse(text.replace(' ', 'T'));
-    if (Number.isFinite(at)) return at;
-  }
-  throw new UsageError(
-    `${label} must be a duration like 30m, 24h or 7d, or an ISO date like 2025-06-01 or 2025-06-01T12:00:00Z (got "${value}")`,
-  );
-}
+export { parseSince };
 
 export { dataDirOf } from './data-dir.js';
 

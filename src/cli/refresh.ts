@@ -4,7 +4,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { LISTING_KINDS, type ListingKind, type Store } from '../store/index.js';
-import { changesFor } from './changes.js';
+import { changesFor } from '../store/catalog-changes.js';
 import { gatewayFor, loadContext, openStore, type CommonOptions } from './context.js';
 import { printJson, table } from './format.js';
 import { UsageError } from './inventory.js';

@@ -17,9 +17,8 @@ import { ClientRegistry, type AuthenticatedClient } from './clients.js';
 import { isLoopbackHost } from './loopback.js';
 import type { LimitSettings } from '../config/index.js';
 import { DEFAULT_LIMITS } from '../gateway/input-limits.js';
-import { changesFor, parseLimit } from '../cli/changes.js';
-import { UsageError } from '../cli/inventory.js';
-import { parseSince } from '../cli/metrics.js';
+import { changesFor } from '../store/catalog-changes.js';
+import { parseLimit, parseSince, QueryBoundError } from '../store/query-bounds.js';
 import { optimizationEventStream } from './optimize-events.js';
 import { registerPinRoutes } from './pin-routes.js';
 import { registerActivityRoute } from './activity-route.js';
@@ -116,7 +115,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
   const noStore = { error: 'this gateway has no store, so it keeps no call metrics or catalog changes (switchboard serve opens <data-dir>/switchboard.db)' };
   /** A query parameter, with an empty value counted as absent (`?server=` means every server). */
   const query = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
-  /** The body of a 400 for a bad query parameter (parseSince and parseLimit throw UsageError). */
+  /** The body of a 400 for a bad query parameter (parseSince and parseLimit throw QueryBoundError). */
   const badRequest = (error: unknown) => ({ error: (error as Error).message });
 
   app.get('/api/metrics', (c) => {
@@ -131,7 +130,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
       });
       return c.json({ tools: stats });
     } catch (error) {
-      if (error instanceof UsageError) return c.json(badRequest(error), 400);
+      if (error instanceof QueryBoundError) return c.json(badRequest(error), 400);
       throw error;
     }
   });
@@ -157,7 +156,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
       });
       return c.json({ calls });
     } catch (error) {
-      if (error instanceof UsageError) return c.json(badRequest(error), 400);
+      if (error instanceof QueryBoundError) return c.json(badRequest(error), 400);
       throw error;
     }
   });
@@ -173,7 +172,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
       });
       return c.json({ changes });
     } catch (error) {
-      if (error instanceof UsageError) return c.json(badRequest(error), 400);
+      if (error instanceof QueryBoundError) return c.json(badRequest(error), 400);
       throw error;
     }
   });
