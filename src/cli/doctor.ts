@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { CLIENT_KINDS, clientEnvironment, readClientFile, serversAt, userLocation } from '../config/client-configs.js';
+import { CLIENT_KINDS, clientEnvironment, readClientFile, runsSwitchboardShim, serversAt, userLocation } from '../config/client-configs.js';
 import { ConfigError, loadConfig, type LoadedConfig } from '../config/index.js';
 import { findDaemon } from '../daemon/control.js';
 import { daemonPaths, lockHolder, readState } from '../daemon/files.js';
@@ -149,7 +149,7 @@ function clientChecks(): Check[] {
     try {
       const servers = serversAt(location, readClientFile(location.file)) ?? {};
       const names = Object.keys(servers);
-      const shim = names.some((name) => JSON.stringify(servers[name]).includes('"connect"') && JSON.stringify(servers[name]).includes('switchboard'));
+      const shim = names.some((name) => runsSwitchboardShim(servers[name]));
       if (shim) return { area: `client ${client}`, status: 'ok', message: `uses the shim (${location.file})` };
       return { area: `client ${client}`, status: 'info', message: `${names.length} server(s) of its own in ${location.file}`, fix: `"switchboard install --client ${client}" moves them behind Switchboard` };
     } catch (error) {

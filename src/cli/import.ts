@@ -3,7 +3,7 @@
 // replaced by the `switchboard connect` shim, the original kept beside it and put back on uninstall).
 // Every change is shown first (--dry-run shows only that); files are written whole (a temporary file
 // renamed over) and a client file keeps everything but its servers object.
-import { copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -12,6 +12,7 @@ import {
   clientEnvironment,
   clientLocations,
   readClientFile,
+  runsSwitchboardShim,
   serversAt,
   toSwitchboardEntry,
   userLocation,
@@ -20,6 +21,7 @@ import {
   type RawEntry,
 } from '../config/client-configs.js';
 import { selfReference } from '../config/self-reference.js';
+import { writeFileAtomic } from '../config/atomic-file.js';
 import type { CommonOptions } from './context.js';
 import { UsageError } from './errors.js';
 import { printJson, table } from './format.js';
@@ -85,7 +87,7 @@ export function planImport(locations: ClientConfigLocation[], target: Record<str
       const entry = converted.entry;
       if (typeof entry.command === 'string') {
         const self = selfReference({ command: entry.command, args: Array.isArray(entry.args) ? (entry.args as string[]) : [], cwd: entry.cwd as string | undefined }, path.dirname(location.file));
-        if (self || (Array.isArray(entry.args) && entry.args.includes('connect') && /switchboard/.test(JSON.stringify(entry.args)))) {
+        if (self || runsSwitchboardShim(entry)) {
           plan.push({ ...base, action: 'skip', reason: `runs Switchboard itself${self ? ` (${self})` : ''}` });
           continue;
         }
@@ -106,9 +108,7 @@ export function planImport(locations: ClientConfigLocation[], target: Record<str
 
 /** Writes JSON whole: a temporary file renamed over the target (never half a file). */
 function writeJson(file: string, json: unknown, mode?: number): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(json, null, 2)}\n`, mode === undefined ? {} : { mode });
-  renameSync(temporary, file);
+  writeFileAtomic(file, `${JSON.stringify(json, null, 2)}\n`, mode);
 }
 
 function printPlan(plan: PlannedServer[], target: string, dryRun: boolean): void {

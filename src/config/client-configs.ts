@@ -116,3 +116,15 @@ export function toSwitchboardEntry(entry: RawEntry): { entry: RawEntry } | { ski
   }
   return { skip: `has neither a "command" nor a "url"${type ? ` (type "${type}")` : ''}` };
 }
+
+/**
+ * Whether a client's server entry (raw, as the client wrote it) runs the Switchboard shim: its args hold
+ * `connect` and something naming switchboard (the bin, the package, or its path). `import` skips such
+ * entries and `doctor` counts a client that has one as set up.
+ */
+export function runsSwitchboardShim(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { command, args } = entry as { command?: unknown; args?: unknown };
+  if (!Array.isArray(args) || !args.includes('connect')) return false;
+  return /switchboard/.test(`${typeof command === 'string' ? command : ''} ${JSON.stringify(args)}`);
+}

@@ -3,8 +3,9 @@
 // stale and taken over), the state the running daemon writes once it listens (pid, URL, start
 // time), the token shims present, and the daemon's own stdout/stderr for crashes before logging.
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../config/atomic-file.js';
 import { isAlive } from '../servers/process-tree.js';
 
 export interface DaemonPaths {
@@ -46,9 +47,7 @@ export function readState(paths: DaemonPaths): DaemonState | undefined {
 /** Written whole (a temporary file renamed over), so a reader never sees half of it. */
 export function writeState(paths: DaemonPaths, state: DaemonState): void {
   ensureDir(paths);
-  const temporary = `${paths.state}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, paths.state);
+  writeFileAtomic(paths.state, `${JSON.stringify(state, null, 2)}\n`, 0o600);
 }
 
 /** Removes the state file if it is this pid's (a newer daemon's is left alone). */

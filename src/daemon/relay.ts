@@ -39,7 +39,7 @@ export class Relay {
   private downstream: HttpLink | undefined;
   private endpoint: DaemonEndpoint | undefined;
   /** Requests of the client waiting for the daemon's answer: failed if the daemon goes away. */
-  private readonly pending = new Map<Id, string>();
+  private readonly pending = new Set<Id>();
   private initialize: Message | undefined;
   private initialized = false;
   /** Set while (re)connecting: the client's messages wait for it. */
@@ -94,7 +94,7 @@ export class Relay {
     const isRequest = message.method !== undefined && message.id !== undefined;
     const transport = this.downstream!;
     if (this.lost) return this.recover(transport, new Error('the daemon went away'), message);
-    if (isRequest) this.pending.set(message.id!, message.method!);
+    if (isRequest) this.pending.add(message.id!);
     try {
       await transport.send(message as Record<string, unknown>);
     } catch (error) {
@@ -137,7 +137,7 @@ export class Relay {
   }
 
   private failPending(): void {
-    for (const id of [...this.pending.keys()]) {
+    for (const id of [...this.pending]) {
       this.fail(id, 'The Switchboard daemon went away while this request ran (it may or may not have reached the server); the shim is reconnecting: try again.');
     }
   }
