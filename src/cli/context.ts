@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from './data-dir.js';
 import { ConfigError, loadConfig, markChildren, type LoadedConfig, type SwitchboardSettings } from '../config/index.js';
-import { Gateway, type GatewayServices } from '../gateway/gateway.js';
+import { Gateway, gatewaySettingsOf, type GatewayServices } from '../gateway/gateway.js';
 import { openDatabase, type OpenDatabaseOptions, type Store } from '../store/index.js';
 import { createRootLogger, type Logger } from '../logging/logger.js';
 import { DescriptionOverrides } from '../optimize/overrides.js';
@@ -84,26 +84,11 @@ export interface GatewayOverrides {
 
 export function gatewayFor(config: LoadedConfig, overrides: GatewayOverrides = {}, services: GatewayServices = {}): Gateway {
   const s = config.settings;
-  const r = s.resilience;
+  const settings = gatewaySettingsOf(s);
   return new Gateway({
-    separator: s.separator,
-    nameBudget: s.nameBudget,
-    requestTimeoutMs: s.requestTimeoutMs,
-    listChangedDebounceMs: s.listChangedDebounceMs,
-    listTimeoutMs: s.listTimeoutMs,
-    isolatedIdleMs: s.isolatedIdleMs,
-    resilience: {
-      connectTimeoutMs: overrides.connectTimeoutMs ?? r.connectTimeoutMs,
-      maxRequestMs: r.maxRequestMs,
-      retry: { ...r.retry },
-      breaker: { ...r.breaker },
-      healthCheck: { ...r.healthCheck },
-      shutdownGraceMs: r.shutdownGraceMs,
-    },
-    lazy: overrides.lazy ?? r.lazy,
-    recordCalls: s.recordCalls,
-    includeMetrics: s.includeMetrics,
-    search: s.search,
+    ...settings,
+    resilience: { ...settings.resilience, connectTimeoutMs: overrides.connectTimeoutMs ?? settings.resilience.connectTimeoutMs },
+    lazy: overrides.lazy ?? settings.lazy,
   }, {
     descriptions: new DescriptionOverrides({
       repository: services.store?.optimize,

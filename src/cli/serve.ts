@@ -66,8 +66,6 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   }
   const gateway = gatewayFor(options.pinning ? { ...config, settings: { ...config.settings, pinning: options.pinning } } : config, {}, { store, metrics: createMetricsRegistry() });
   const settings = config.settings;
-  gateway.limits = { ...settings.limits };
-  gateway.meta = { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
   await gateway.applyServers(config.servers);
   gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call
   // `switchboard approve` in another process re-pins in the store: re-check listings, clients hear list_changed.

@@ -1,7 +1,9 @@
-// Owns the gateway's settings: what the Gateway is built with (naming, timeouts, isolation idle
-// time, lazy start, recording, search) and meta-mode settings, with their defaults.
-import type { SearchSettings } from '../config/index.js';
-import { DEFAULT_RESILIENCE, type ResilienceOptions } from '../servers/connection.js';
+// Owns the shape of the gateway's settings: what the Gateway is built with (naming, timeouts,
+// isolation idle time, lazy start, recording, search, meta mode, input limits), and how they are read
+// from a configuration's settings. Every default comes from config/schema.ts DEFAULT_SETTINGS (the
+// one place defaults live); the Gateway gets its settings whole at construction and never later.
+import { DEFAULT_SETTINGS, type LimitSettings, type SearchSettings, type SwitchboardSettings } from '../config/index.js';
+import type { ResilienceOptions } from '../servers/connection.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 
 export interface GatewaySettings {
@@ -23,22 +25,11 @@ export interface GatewaySettings {
   includeMetrics: boolean;
   /** Tool search: modes, embeddings, learning from use, priors. */
   search: SearchSettings;
+  /** Meta mode, auto mode and fallback suggestions. */
+  meta: MetaSettings;
+  /** Bounds on client input and results (switchboard.limits). */
+  limits: LimitSettings;
 }
-
-export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
-  separator: '_',
-  nameBudget: 48,
-  requestTimeoutMs: 60_000,
-  listChangedDebounceMs: 100,
-  listTimeoutMs: 3000,
-  isolatedIdleMs: 5 * 60 * 1000,
-  pageSize: DEFAULT_PAGE_SIZE,
-  resilience: DEFAULT_RESILIENCE,
-  lazy: true,
-  recordCalls: true,
-  includeMetrics: false,
-  search: { learning: true, learningHalfLifeDays: 30, priors: true },
-};
 
 /** Meta mode, auto mode and fallback suggestions (see docs/meta-mode.md). */
 export interface MetaSettings {
@@ -54,4 +45,31 @@ export interface MetaSettings {
   autoRetryFallback: boolean;
 }
 
-export const DEFAULT_META_SETTINGS: MetaSettings = { keepTools: [], maxTools: 40, maxFallbacks: 3, tokenBudget: 20_000, autoRetryFallback: false };
+/** The meta-mode part of a configuration's settings. */
+export function metaSettingsOf(settings: SwitchboardSettings): MetaSettings {
+  return { keepTools: [...settings.keepTools], maxTools: settings.maxTools, maxFallbacks: settings.maxFallbacks, tokenBudget: settings.tokenBudget, autoRetryFallback: settings.autoRetryFallback };
+}
+
+/** What the Gateway is built with, read from a configuration's settings. */
+export function gatewaySettingsOf(settings: SwitchboardSettings): GatewaySettings {
+  const { lazy, ...resilience } = settings.resilience;
+  return {
+    separator: settings.separator,
+    nameBudget: settings.nameBudget,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    listChangedDebounceMs: settings.listChangedDebounceMs,
+    listTimeoutMs: settings.listTimeoutMs,
+    isolatedIdleMs: settings.isolatedIdleMs,
+    pageSize: DEFAULT_PAGE_SIZE,
+    resilience: { ...resilience, retry: { ...resilience.retry }, breaker: { ...resilience.breaker }, healthCheck: { ...resilience.healthCheck } },
+    lazy,
+    recordCalls: settings.recordCalls,
+    includeMetrics: settings.includeMetrics,
+    search: settings.search,
+    meta: metaSettingsOf(settings),
+    limits: { ...settings.limits },
+  };
+}
+
+export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = gatewaySettingsOf(DEFAULT_SETTINGS);
+export const DEFAULT_META_SETTINGS: MetaSettings = DEFAULT_GATEWAY_SETTINGS.meta;

@@ -27,14 +27,13 @@ import type { FallbackSuggestion } from '../views/fallbacks.js';
 import { ToolSearch } from './tool-search.js';
 import { SessionRouter } from './session-router.js';
 import { ConnectionReleaser } from './connection-release.js';
-import { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
-import { DEFAULT_LIMITS } from './input-limits.js';
+import { DEFAULT_GATEWAY_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 import { HandshakeCache } from './handshakes.js';
 import type { LimitSettings } from '../config/index.js';
 
 export { VERSION } from '../config/version.js';
 import { VERSION } from '../config/version.js';
-export { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
+export { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, gatewaySettingsOf, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 
 /** What the gateway keeps outside memory; both optional (tests and tools may run without). */
 export interface GatewayServices {
@@ -81,13 +80,15 @@ export class Gateway {
   readonly toolMetrics: ToolMetricsAnnotator | undefined;
   /** Optimization tools on /gateway/mcp; set by serve when optimization is enabled. */
   optimization: OptimizationToolHost | undefined;
-  /** Meta-mode settings; set by serve from the configuration before sessions open. */
-  meta: MetaSettings = { ...DEFAULT_META_SETTINGS };
-  /** Bounds on client input and results (switchboard.limits); set by serve before sessions open. */
-  limits: LimitSettings = { ...DEFAULT_LIMITS };
+  /** Meta-mode settings (settings.meta). */
+  readonly meta: MetaSettings;
+  /** Bounds on client input and results (settings.limits). */
+  readonly limits: LimitSettings;
 
   constructor(settings: Partial<GatewaySettings> = {}, services: GatewayServices = {}) {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
+    this.meta = this.settings.meta;
+    this.limits = this.settings.limits;
     this.store = services.store;
     this.metrics = services.metrics;
     this.descriptions = services.descriptions;

@@ -1,5 +1,6 @@
 // Owns the knobs of a connection's resilience (timeouts, retries, breaker, health checks,
-// shutdown grace) and their defaults, in one place.
+// shutdown grace). Their defaults are the settings' (config/schema.ts DEFAULT_SETTINGS), not a copy.
+import { DEFAULT_SETTINGS } from '../config/index.js';
 import type { HealthSettings } from './health.js';
 
 export interface ResilienceOptions {
@@ -12,11 +13,5 @@ export interface ResilienceOptions {
   shutdownGraceMs: number;
 }
 
-export const DEFAULT_RESILIENCE: ResilienceOptions = {
-  connectTimeoutMs: 30_000,
-  maxRequestMs: 60 * 60 * 1000,
-  retry: { maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 16_000 },
-  breaker: { failureThreshold: 5, halfOpenAfterMs: 30_000 },
-  healthCheck: { intervalMs: 30_000, timeoutMs: 5000, failuresBeforeRestart: 2 },
-  shutdownGraceMs: 1000,
-};
+const { lazy: _lazy, ...resilienceDefaults } = DEFAULT_SETTINGS.resilience;
+export const DEFAULT_RESILIENCE: ResilienceOptions = resilienceDefaults;
