@@ -47,6 +47,7 @@ export function mergeIndexOptions(partial: Partial<IndexOptions> = {}): IndexOpt
     weights: { ...d.weights, ...partial.weights },
     b: { ...d.b, ...partial.b },
     query: { ...d.query, ...partial.query },
+    keywords: { ...d.keywords, ...partial.keywords },
   };
 }
 

@@ -6,6 +6,7 @@
 import { AbbreviationTable } from './abbreviations.js';
 import { FIELD_COUNT, FIELDS, fieldTexts, type Field, type ToolDoc } from './document.js';
 import { ExpansionStore, DEFAULT_EXPANSION_CAP } from './expansions.js';
+import { DEFAULT_KEYWORD_OPTIONS, extractKeywords, type KeywordOptions } from './keywords.js';
 import { Vocabulary } from './fuzzy.js';
 import { PostingList } from './postings.js';
 import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, isPhrase, type QueryOptions } from './query.js';
@@ -41,6 +42,8 @@ export interface IndexOptions {
   weights: Record<Field, number>;
   b: Record<Field, number>;
   query: QueryOptions;
+  /** Filler words of a request scaled down by the catalog's document frequency (keywords.ts). */
+  keywords: KeywordOptions;
   expansionCap: number;
   /** Share of the best score on a tool's server added to the tool (tools of a matching server rise together). */
   serverBoost: number;
@@ -64,6 +67,7 @@ export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
   weights: { name: 3, server: 0.6, description: 1, params: 0.4, enums: 0.2, learned: 1, serverInfo: 0.6 },
   b: { name: 0.5, server: 0.5, description: 0.6, params: 0.5, enums: 0.5, learned: 0.3, serverInfo: 0.5 },
   query: DEFAULT_QUERY_OPTIONS,
+  keywords: DEFAULT_KEYWORD_OPTIONS,
   expansionCap: DEFAULT_EXPANSION_CAP,
   serverBoost: 0.2,
   phraseWeight: 0,
@@ -92,7 +96,8 @@ export class ToolIndex {
   private readonly bySlot: Array<Entry | undefined> = [];
   private readonly postings = new Map<string, PostingList>();
   private readonly vocab = new Vocabulary();
-  private readonly abbreviations = new AbbreviationTable();
+  private readonly abbreviations: AbbreviationTable;
+  private readonly learnsAbbreviations: boolean;
   private readonly analyzer: QueryAnalyzer;
   private readonly totalLengths = new Float64Array(FIELD_COUNT);
   private readonly expansions: ExpansionStore;
@@ -121,7 +126,10 @@ export class ToolIndex {
     this.bs = Float64Array.from(FIELDS.map((f) => this.options.b[f]));
     this.expansions = new ExpansionStore(this.options.expansionCap);
     this.rows = new RowCollector(this.options.phraseWeight > 0);
-    this.analyzer = new QueryAnalyzer(this.vocab, this.options.query, this.options.phraseWeight, this.options.query.abbreviationWeight > 0 ? this.abbreviations : undefined);
+    const q = this.options.query;
+    this.abbreviations = new AbbreviationTable({ contractions: q.abbreviationContractions, numeronyms: q.numeronymWeight > 0 });
+    this.learnsAbbreviations = q.abbreviationWeight > 0 || q.numeronymWeight > 0;
+    this.analyzer = new QueryAnalyzer(this.vocab, q, this.options.phraseWeight, this.learnsAbbreviations ? this.abbreviations : undefined);
     this.ctx = {
       bySlot: this.bySlot,
       serverOf: new Int32Array(64),
@@ -155,7 +163,7 @@ export class ToolIndex {
     const previous = this.entries.get(doc.key);
     if (previous) this.unindex(previous);
     const { terms, tfs, lengths, nameRows } = this.rows.collect(doc, this.expansions.termFrequencies(doc.key));
-    if (this.options.query.abbreviationWeight > 0) this.abbreviations.add(doc.key, toolWords(doc), (w) => this.vocab.has(w));
+    if (this.learnsAbbreviations) this.abbreviations.add(doc.key, toolWords(doc), (w) => this.vocab.has(w));
     const slot = previous ? previous.slot : (this.freeSlots.pop() ?? this.bySlot.length);
     const entry: Entry = {
       doc,
@@ -251,7 +259,7 @@ export class ToolIndex {
       if (!known) return [];
       server = known.id;
     }
-    const words = this.analyzer.analyze(query);
+    const words = extractKeywords(this.analyzer.analyze(query), (t) => this.postings.get(t)?.len ?? 0, this.entries.size, this.options.keywords);
     const cap = this.options.maxPerServer;
     const capped = cap > 0 && server < 0 && this.servers.size > 1;
     let ranked = scoreQuery(this.ctx, words, this.postings, this.entries.size, {

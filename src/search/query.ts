@@ -5,6 +5,7 @@
 // QueryAnalyzer caches each word's alternatives (bounded, dropped when the vocabulary changes), so
 // a repeated word costs one lookup instead of synonym, typo and prefix expansion.
 import type { Vocabulary } from './fuzzy.js';
+import { numeronymsIn } from './abbreviations.js';
 import { synonymsOf } from './synonyms.js';
 import { STOP_WORDS, intern, splitWords, stem, type Term } from './tokenize.js';
 
@@ -23,6 +24,10 @@ export interface QueryOptions {
   maxWords: number;
   /** Weight of abbreviations learned from the catalog (`repo` <-> `repository`); 0: off. */
   abbreviationWeight: number;
+  /** Abbreviations also by contraction (`msg` <-> `message`), not only by prefix. */
+  abbreviationContractions: boolean;
+  /** Weight of a numeronym's expansions from the catalog's words (`k8s` -> `kubernetes`); 0: off. */
+  numeronymWeight: number;
 }
 
 export const DEFAULT_QUERY_OPTIONS: QueryOptions = {
@@ -37,6 +42,8 @@ export const DEFAULT_QUERY_OPTIONS: QueryOptions = {
   prefix: true,
   maxWords: 64,
   abbreviationWeight: 0,
+  abbreviationContractions: false,
+  numeronymWeight: 0,
 };
 
 export interface QueryWord {
@@ -166,7 +173,7 @@ export class QueryAnalyzer {
     private readonly vocab: Vocabulary,
     private readonly options: QueryOptions = DEFAULT_QUERY_OPTIONS,
     private readonly phraseWeight = 0,
-    private readonly abbreviations?: { version: number; relatedTo(termStem: string): readonly string[] },
+    private readonly abbreviations?: { version: number; relatedTo(termStem: string): readonly string[]; expandNumeronym(numeronym: string): readonly string[] },
   ) {}
 
   analyze(text: string): QueryWord[] {
@@ -185,6 +192,12 @@ export class QueryAnalyzer {
         this.cache.set(word, alternatives);
       }
       out.push({ word, alternatives });
+    }
+    if (this.abbreviations && this.options.numeronymWeight > 0) {
+      for (const numeronym of numeronymsIn(text)) {
+        const stems = this.abbreviations.expandNumeronym(numeronym);
+        if (stems.length > 0) out.push({ word: numeronym, alternatives: new Map(stems.map((t) => [t, this.options.numeronymWeight])) });
+      }
     }
     creditTermsOnce(out);
     if (this.phraseWeight > 0) out.push(...phraseWords(nonStopWords(text, this.options.maxWords), this.phraseWeight));
