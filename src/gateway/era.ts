@@ -11,6 +11,9 @@ export const INBOUND_ERAS = ['auto', 'legacy'] as const;
 export type InboundEraSetting = (typeof INBOUND_ERAS)[number];
 export const DEFAULT_INBOUND_ERA: InboundEraSetting = 'auto';
 
+/** Protocol revisions of the 2026-07-28 era this gateway serves (the SDK's modern revisions). */
+export const MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
+
 /** The era one client session speaks: legacy (2025, a handshake) or modern (2026-07-28). */
 export type InboundEra = 'legacy' | 'modern';
 

@@ -16,7 +16,7 @@ import { readJsonBody } from './body.js';
 import { preSessionReply } from './pre-session.js';
 import { RequestIds, whenBodyDone } from './request-ids.js';
 import { ModernHttpFace, isModernRequest } from './modern.js';
-import { DEFAULT_INBOUND_ERA, type InboundEraSetting } from '../gateway/era.js';
+import { DEFAULT_INBOUND_ERA, MODERN_REVISIONS, type InboundEraSetting } from '../gateway/era.js';
 
 interface HttpSession {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -85,14 +85,17 @@ export class HttpSessions {
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return jsonRpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
     }
-    // A 2026-07-28 request is a whole request, not a handshake: it may be as large as any request.
-    const read = await readJsonBody(request, this.modern ? this.limits.maxBodyBytes : this.limits.maxInitializeBodyBytes);
+    // A 2026-07-28 request (its client names the revision in MCP-Protocol-Version) is a whole
+    // request, not a handshake: it may be as large as any request. Anything else is read as an
+    // initialize, within maxInitializeBodyBytes.
+    const modernHint = this.modern !== undefined && MODERN_REVISIONS.includes(request.headers.get('mcp-protocol-version') ?? '');
+    const read = await readJsonBody(request, modernHint ? this.limits.maxBodyBytes : this.limits.maxInitializeBodyBytes);
     if (!read.ok) return jsonRpcError(read.status, read.code, read.message);
     const body = read.body;
     if (deeperThan(body, this.limits.maxJsonDepth + 3)) return this.tooDeep();
     if (this.modern && (await isModernRequest(request, body))) return this.modern.handle(request, body, endpoint, view, client);
     if (read.bytes > this.limits.maxInitializeBodyBytes) {
-      return jsonRpcError(413, -32600, `Payload Too Large: an initialize request may be at most ${this.limits.maxInitializeBodyBytes} bytes (switchboard.limits.maxInitializeBodyBytes).`);
+      return jsonRpcError(413, -32600, `Payload Too Large: a request without a session may be at most ${this.limits.maxInitializeBodyBytes} bytes (switchboard.limits.maxInitializeBodyBytes).`);
     }
     const initialize = (Array.isArray(body) ? body : [body]).find((m) => isInitializeRequest(m));
     if (!initialize) return preSessionReply(body);
