@@ -81,10 +81,10 @@ describe('HTTP face, 2026-07-28 requests', () => {
     // A header that disagrees with the body is refused before anything is forwarded.
     const wrongMethod = await postModern(`${gateway.url}/mcp`, { id: 3, method: 'tools/call', params: { name: 'everything_echo', arguments: { message: 'x' } } }, { 'mcp-method': 'tools/list' });
     expect(wrongMethod.status).toBe(400);
-    expect(wrongMethod.body?.error).toBeDefined();
+    expect(wrongMethod.body?.error?.code).toBe(-32020);
     const wrongName = await postModern(`${gateway.url}/mcp`, { id: 4, method: 'tools/call', params: { name: 'everything_echo', arguments: { message: 'x' } } }, { 'mcp-name': 'everything_get-sum' });
     expect(wrongName.status).toBe(400);
-    expect(wrongName.body?.error).toBeDefined();
+    expect(wrongName.body?.error?.code).toBe(-32020);
   });
 
   it('serves toolsets and modes by URL and query without a session; equip is a 2025-session feature', { timeout: 60_000 }, async () => {
