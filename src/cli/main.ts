@@ -37,6 +37,7 @@ export function buildProgram(): Command {
     .option('--enable-optimization', 'serve the description-optimization tools on /gateway/mcp (default off; promotions apply either way)')
     .addOption(new Option('--daemon', 'run as the data dir\'s daemon (set by `switchboard daemon start`)').hideHelp())
     .addOption(new Option('--pinning <mode>', 'tools whose definition changed since first seen: flagged (warn), hidden until `switchboard approve` (strict), or not checked (off) (default: the "pinning" setting, else warn)').choices(['warn', 'strict', 'off']))
+    .addOption(new Option('--inbound-era <era>', 'protocol eras served to clients: 2026-07-28 requests next to 2025 sessions (auto), or 2025 sessions only (legacy) (default: the "inboundEra" setting, else auto)').choices(['auto', 'legacy']))
     .action((opts) => import('./serve.js').then((m) => m.serveCommand(opts)));
 
   const daemon = program.command('daemon').description('run the HTTP gateway in the background for every local client (docs/daemon.md)');

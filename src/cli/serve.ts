@@ -34,6 +34,8 @@ export interface ServeOptions extends CommonOptions {
   enableOptimization?: boolean;
   /** --pinning: overrides the pinning setting. */
   pinning?: SwitchboardSettings['pinning'];
+  /** --inbound-era: overrides the inboundEra setting. */
+  inboundEra?: 'auto' | 'legacy';
   /** Run as this data dir's daemon (started by `switchboard daemon start` or a shim; docs/daemon.md). */
   daemon?: boolean;
 }
@@ -52,6 +54,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   if (readable) log.warn(readable);
   if (options.http) checkBind(options.host ?? config.settings.http.host, clients.enabled, config.settings.http.unauthenticatedAdmin);
   const mode = options.mode ?? config.settings.mode;
+  const inboundEra = options.inboundEra ?? config.settings.inboundEra;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.
   const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message), onWarning: (message) => log.warn(message) } });
   for (const warning of store.warnings) log.warn(warning);
@@ -166,6 +169,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
         unauthenticatedAdmin: config.settings.http.unauthenticatedAdmin,
         limits: config.settings.limits,
         ...(options.toolset && { toolset: options.toolset }),
+        inboundEra,
       });
     } catch (error) {
       await watcher.close().catch(() => undefined);
@@ -183,7 +187,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     else process.stderr.write(banner(face.url, enabled));
   } else {
     const view: View = options.toolset ? { kind: 'fixed-toolset', name: options.toolset } : viewForMode(mode);
-    await serveStdio(gateway, () => void shutdown('stdin closed'), view);
+    await serveStdio(gateway, () => void shutdown('stdin closed'), view, inboundEra);
   }
 }
 

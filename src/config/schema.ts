@@ -257,6 +257,8 @@ export const settingsSchema = z.strictObject({
   optimization: optimizationSettingsSchema.optional(),
   // Definition pinning (issue #14 item 5; docs/security.md).
   pinning: z.enum(['warn', 'strict', 'off']).optional(),
+  // Protocol eras served to clients (issue #15; docs/protocol.md).
+  inboundEra: z.enum(['auto', 'legacy']).optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -331,4 +333,5 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   descriptions: Object.freeze({}) as Record<string, Record<string, string>>,
   optimization: Object.freeze({ enabled: false, backends: Object.freeze([]) as unknown as OptimizationBackendSettings[], candidates: 4, repeats: 3, rule: Object.freeze({}) }),
   pinning: 'warn',
+  inboundEra: 'auto',
 });

@@ -115,6 +115,8 @@ export interface SwitchboardSettings {
   optimization: OptimizationSettings;
   /** A tool whose definition changed since it was pinned: flagged (warn), hidden until approved (strict), or not checked (off). */
   pinning: PinningMode;
+  /** Serve 2026-07-28 requests next to 2025 sessions (auto) or 2025 sessions only (legacy). */
+  inboundEra: 'auto' | 'legacy';
 }
 
 export type PinningMode = 'warn' | 'strict' | 'off';

@@ -33,6 +33,8 @@ import type { LimitSettings } from '../config/index.js';
 
 export { VERSION } from '../config/version.js';
 import { VERSION } from '../config/version.js';
+import type { InboundEra } from './era.js';
+import { ListChangeFeed } from './list-change-feed.js';
 export { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, gatewaySettingsOf, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 
 /** What the gateway keeps outside memory; both optional (tests and tools may run without). */
@@ -49,6 +51,8 @@ export class Gateway {
   readonly pool: ServerPool;
   readonly settings: GatewaySettings;
   readonly subscriptions = new SubscriptionRegistry<GatewaySession>();
+  /** Every list change, for faces without sessions (2026-07-28 subscriptions/listen). */
+  readonly listChanges = new ListChangeFeed();
   readonly log = moduleLogger('gateway');
   private readonly catalogs = new Map<string, Catalog>();
   private readonly sessions = new Set<GatewaySession>();
@@ -104,7 +108,10 @@ export class Gateway {
       log: this.log,
       activity: this.activity,
     });
-    this.toolsets = this.store ? new ToolsetService(this.store.toolsets, () => this.router.toolsetEquipChanged()) : undefined;
+    this.toolsets = this.store ? new ToolsetService(this.store.toolsets, () => {
+          this.router.toolsetEquipChanged();
+          this.listChanges.publish({ toolsetDefault: true, kinds: ['tools'] });
+        }) : undefined;
     this.pool = new ServerPool({
       requestTimeoutMs: this.settings.requestTimeoutMs,
       resilience: this.settings.resilience,
@@ -206,7 +213,10 @@ export class Gateway {
     if (!catalog) {
       catalog = new Catalog(this.pool, profile, { separator: this.settings.separator, budget: this.settings.nameBudget }, { repository: this.store?.catalog, lazy: this.settings.lazy, overlay: this.descriptions, pins: this.pins });
       const owner = catalog;
-      catalog.on('changed', ({ server, kinds }) => this.router.queueListChanged(owner, server, kinds));
+      catalog.on('changed', ({ server, kinds }) => {
+        this.router.queueListChanged(owner, server, kinds);
+        this.listChanges.publish({ profileKey: owner.profile.key, server, kinds });
+      });
       this.catalogs.set(profile.key, catalog);
     }
     return catalog;
@@ -222,7 +232,7 @@ export class Gateway {
    * instructions: live when it is up, else as it answered at its last connection; only a server
    * never seen is started for it, waited for at most listTimeoutMs (see handshakes.ts).
    */
-  async createSession(view: View, clientCapabilities?: ClientCapabilities): Promise<GatewaySession> {
+  async createSession(view: View, clientCapabilities?: ClientCapabilities, kind: { era?: InboundEra; perRequest?: boolean } = {}): Promise<GatewaySession> {
     let capabilities: ServerCapabilities = GATEWAY_CAPABILITIES;
     let instructions: string | undefined = this.instructions();
     let serverInfo: Implementation = { name: 'switchboard', version: VERSION };
@@ -243,7 +253,7 @@ export class Gateway {
       capabilities = mirrorCapabilities(handshake?.capabilities);
       if (handshake) instructions = handshake.instructions;
     }
-    const session = new GatewaySession(this, { view, capabilities, instructions, serverInfo, id });
+    const session = new GatewaySession(this, { view, capabilities, instructions, serverInfo, id, ...kind });
     this.sessions.add(session);
     this.metrics?.setOpenSessions(this.sessions.size);
     return session;
@@ -264,7 +274,9 @@ export class Gateway {
       }
     }
     void session.close();
-    this.releaser.sessionEnded(session);
+    // A 2026-07-28 HTTP request's session ends with its exchange: the client is still there, so
+    // the connections it used stay up (released with the last 2025 session or by releaseUnused).
+    if (!session.perRequest) this.releaser.sessionEnded(session);
   }
 
   /** A session's own connection came (back) up: the log level that session set applies to it again. */

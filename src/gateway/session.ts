@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Server, ProtocolError } from '@modelcontextprotocol/server';
 import type { JSONRPCRequest, ServerContext, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
 import type { Connection } from '../servers/connection.js';
-import { profileOf, type CapabilityProfile } from '../servers/profile.js';
+import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import { serverUnavailable } from '../servers/errors.js';
 import { forwardRequest } from './forward.js';
 import type { Catalog, Entry } from '../catalog/catalog.js';
@@ -26,6 +26,7 @@ import { scopeEntries } from './scope-filter.js';
 import { answerManagement } from './management-endpoint.js';
 import { failureResult, retryWithFallback, suggestInError, withSuggestions } from './fallback-answer.js';
 import { withheldResult } from '../catalog/pinning.js';
+import { legacySessionOnly, type InboundEra } from './era.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -52,12 +53,19 @@ export interface SessionOptions {
   serverInfo: Implementation;
   /** The session id, when the caller needed it before the session existed (a per-server probe). */
   id?: string;
+  /** The protocol era its client speaks (default legacy: an initialize handshake); see era.ts. */
+  era?: InboundEra;
+  /** It serves one HTTP request (a 2026-07-28 exchange) and ends with it. */
+  perRequest?: boolean;
 }
 
 export class GatewaySession {
   readonly id: string;
   readonly server: Server;
   readonly view: View;
+  /** legacy: one session per initialize; modern: one per 2026-07-28 request (HTTP) or connection (stdio). */
+  readonly era: InboundEra;
+  readonly perRequest: boolean;
   lastActive = Date.now();
   logLevel: LoggingLevel | undefined;
   closed = false;
@@ -79,6 +87,8 @@ export class GatewaySession {
   ) {
     this.id = options.id ?? randomUUID();
     this.view = options.view;
+    this.era = options.era ?? 'legacy';
+    this.perRequest = options.perRequest ?? false;
     this.server = new Server(options.serverInfo, { capabilities: options.capabilities, instructions: options.instructions });
     this.server.fallbackRequestHandler = async (request, ctx) => {
       this.handling++;
@@ -107,6 +117,9 @@ export class GatewaySession {
 
   /** The client's mirrored capabilities (known once it has initialized). */
   get profile(): CapabilityProfile {
+    // A modern client cannot receive server requests (sampling, elicitation, roots) until the
+    // input_required bridge relays them, so its downstreams are told it can do none of them.
+    if (this.era === 'modern') return BARE_PROFILE;
     if (this.cachedProfile) return this.cachedProfile;
     const capabilities = this.server.getClientCapabilities();
     if (!capabilities) return profileOf(undefined, this.id); // not initialized yet: do not remember
@@ -351,7 +364,11 @@ export class GatewaySession {
       const record = kind !== 'tools' || (await isListedTool(await this.catalog(), this.view.server, name));
       return this.forward(connection, request, params, ctx, name, record);
     }
-    if (kind === 'tools' && this.view.kind === 'toolset' && TOOLSET_TOOL_NAMES.has(name)) return callToolsetTool(this.toolsetContext(), name, params.arguments);
+    if (kind === 'tools' && this.view.kind === 'toolset' && TOOLSET_TOOL_NAMES.has(name)) {
+      const refusal = this.era === 'modern' ? legacySessionOnly(name) : undefined;
+      if (refusal) return refusal;
+      return callToolsetTool(this.toolsetContext(), name, params.arguments);
+    }
     if (kind === 'tools' && this.isMetaView() && META_TOOL_NAMES.has(name)) return callMetaTool(this, name, request, params, ctx);
     const catalog = await this.catalog();
     let table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;

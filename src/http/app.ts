@@ -22,6 +22,7 @@ import { parseLimit, parseSince, QueryBoundError } from '../store/query-bounds.j
 import { optimizationEventStream } from './optimize-events.js';
 import { registerPinRoutes } from './pin-routes.js';
 import { registerActivityRoute } from './activity-route.js';
+import type { InboundEraSetting } from '../gateway/era.js';
 
 const MODES: readonly Mode[] = ['passthrough', 'toolset', 'meta', 'auto'];
 const embedRequest = z.strictObject({ force: z.boolean().optional() });
@@ -38,11 +39,13 @@ export interface AppOptions extends GuardOptions {
   limits?: LimitSettings;
   /** /mcp serves exactly this saved toolset, whatever is equipped (overrides mode). */
   toolset?: string;
+  /** Serve 2026-07-28 requests next to 2025 sessions (auto, the default) or 2025 sessions only. */
+  inboundEra?: InboundEraSetting;
 }
 
 export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ Variables: AuthVariables }>; sessions: HttpSessions } {
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const sessions = new HttpSessions(gateway, options.sessionIdleMs, limits);
+  const sessions = new HttpSessions(gateway, options.sessionIdleMs, limits, options.inboundEra);
   const app = new Hono<{ Variables: AuthVariables }>();
   app.use('*', originGuard(options));
   app.use('*', authGuard({ clients: options.clients ?? new ClientRegistry([]), unauthenticatedAdmin: options.unauthenticatedAdmin ?? false, loopback: isLoopbackHost(options.boundHost), requestsPerMinute: limits.requestsPerMinute }));

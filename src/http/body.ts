@@ -1,6 +1,6 @@
 // Owns reading an HTTP request body within a byte limit (a declared Content-Length over it is
 // refused unread; a streamed body stops being read at the limit), then parsing it as JSON.
-export type BodyResult = { ok: true; body: unknown } | { ok: false; status: 400 | 413; code: number; message: string };
+export type BodyResult = { ok: true; body: unknown; bytes: number } | { ok: false; status: 400 | 413; code: number; message: string };
 
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
   const tooLarge = { ok: false as const, status: 413 as const, code: -32600, message: `Payload Too Large: a request body here may be at most ${maxBytes} bytes (switchboard.limits).` };
@@ -25,7 +25,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
   const text = Buffer.concat(chunks, received).toString('utf8');
   try {
-    return { ok: true, body: JSON.parse(text) };
+    return { ok: true, body: JSON.parse(text), bytes: received };
   } catch {
     return { ok: false, status: 400, code: -32700, message: 'Parse error: the body is not valid JSON' };
   }

@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import type { Mode } from '../gateway/view.js';
 import type { ClientRegistry } from './clients.js';
 import type { LimitSettings } from '../config/index.js';
+import type { InboundEraSetting } from '../gateway/era.js';
 
 export interface HttpFaceOptions {
   host: string;
@@ -20,6 +21,8 @@ export interface HttpFaceOptions {
   limits?: LimitSettings;
   /** /mcp serves exactly this saved toolset (overrides mode). */
   toolset?: string;
+  /** Serve 2026-07-28 requests next to 2025 sessions (auto, the default) or 2025 sessions only. */
+  inboundEra?: InboundEraSetting;
 }
 
 export interface RunningHttpFace {

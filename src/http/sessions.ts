@@ -1,6 +1,7 @@
 // Owns the Streamable HTTP sessions of the HTTP face: one SDK transport and one gateway session per
 // MCP session id, creation on initialize only, lookup (404 for unknown or ended ids, or ids used on
-// another endpoint), and reaping of idle sessions together with their resources.
+// another endpoint), and reaping of idle sessions together with their resources. Session-less
+// 2026-07-28 requests go to the modern leg (modern.ts) unless the gateway serves the 2025 era only.
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, isInitializeRequest } from '@modelcontextprotocol/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
@@ -14,6 +15,8 @@ import type { AuthenticatedClient } from './clients.js';
 import { readJsonBody } from './body.js';
 import { preSessionReply } from './pre-session.js';
 import { RequestIds, whenBodyDone } from './request-ids.js';
+import { ModernHttpFace, isModernRequest } from './modern.js';
+import { DEFAULT_INBOUND_ERA, MODERN_REVISIONS, type InboundEraSetting } from '../gateway/era.js';
 
 interface HttpSession {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -36,12 +39,16 @@ export class HttpSessions {
   private readonly sessions = new Map<string, HttpSession>();
   private readonly reaper: NodeJS.Timeout;
   private readonly log = moduleLogger('http');
+  /** The 2026-07-28 leg (undefined with inboundEra legacy). */
+  private readonly modern: ModernHttpFace | undefined;
 
   constructor(
     private readonly gateway: Gateway,
     private readonly idleMs: number,
     private readonly limits: LimitSettings = DEFAULT_LIMITS,
+    inboundEra: InboundEraSetting = DEFAULT_INBOUND_ERA,
   ) {
+    this.modern = inboundEra === 'auto' ? new ModernHttpFace(gateway) : undefined;
     this.reaper = setInterval(() => this.reap(), Math.max(1000, Math.min(60_000, Math.floor(idleMs / 2))));
     this.reaper.unref();
   }
@@ -78,10 +85,18 @@ export class HttpSessions {
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return jsonRpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
     }
-    const read = await readJsonBody(request, this.limits.maxInitializeBodyBytes);
+    // A 2026-07-28 request (its client names the revision in MCP-Protocol-Version) is a whole
+    // request, not a handshake: it may be as large as any request. Anything else is read as an
+    // initialize, within maxInitializeBodyBytes.
+    const modernHint = this.modern !== undefined && MODERN_REVISIONS.includes(request.headers.get('mcp-protocol-version') ?? '');
+    const read = await readJsonBody(request, modernHint ? this.limits.maxBodyBytes : this.limits.maxInitializeBodyBytes);
     if (!read.ok) return jsonRpcError(read.status, read.code, read.message);
     const body = read.body;
     if (deeperThan(body, this.limits.maxJsonDepth + 3)) return this.tooDeep();
+    if (this.modern && (await isModernRequest(request, body))) return this.modern.handle(request, body, endpoint, view, client);
+    if (read.bytes > this.limits.maxInitializeBodyBytes) {
+      return jsonRpcError(413, -32600, `Payload Too Large: a request without a session may be at most ${this.limits.maxInitializeBodyBytes} bytes (switchboard.limits.maxInitializeBodyBytes).`);
+    }
     const initialize = (Array.isArray(body) ? body : [body]).find((m) => isInitializeRequest(m));
     if (!initialize) return preSessionReply(body);
     if (client) {
@@ -143,6 +158,7 @@ export class HttpSessions {
 
   async close(): Promise<void> {
     clearInterval(this.reaper);
+    await this.modern?.close();
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((e) => e.transport.close().catch(() => undefined)));

@@ -339,6 +339,7 @@ describe('settings', () => {
       descriptions: {},
       optimization: { enabled: false, backends: [], candidates: 4, repeats: 3, rule: {} },
       pinning: 'warn',
+      inboundEra: 'auto',
       clients: [],
       limits: {
         maxInitializeBodyBytes: 1024 * 1024,
@@ -420,6 +421,7 @@ describe('settings', () => {
         requestsPerMinute: 100,
       },
       pinning: 'strict',
+      inboundEra: 'legacy',
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
     const partial = await load({ mcpServers: {}, switchboard: { resilience: { retry: { maxAttempts: 9 } } } });

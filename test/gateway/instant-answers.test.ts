@@ -1,15 +1,16 @@
-// Instant answers on real clients' clocks: a 2026-07-28 client's `server/discover` probe gets the
-// error a 2025-era server gives (so it falls back to initialize at once), and discover and
-// initialize are answered without starting any downstream, on both faces, with ten cold servers
-// configured: Claude-Code-like clients (probe, error, initialize) and Copilot-CLI-like clients
-// (probe, ~0.58 s, initialize anyway: the late answer must not come after the initialize's).
+// Instant answers on real clients' clocks, in both inbound-era settings: a 2026-07-28 client's
+// `server/discover` probe gets a DiscoverResult (auto) or the error a 2025-era server gives (legacy),
+// and discover and initialize are answered without starting any downstream, on both faces, with ten
+// cold servers configured: Claude-Code-like clients (probe, then initialize) and Copilot-CLI-like
+// clients (probe, ~0.58 s, initialize anyway: the probe's answer must come first, and the
+// initialize must not fail, e.g. with -32022).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CLI, REPO, dataDirFor, descendants, fixtureServer, startHttpGateway, waitFor, writeConfig } from '../helpers/gateway.js';
-import { DISCOVER_PARAMS, INITIALIZE_PARAMS, post, rawStdio } from '../helpers/wire.js';
+import { DISCOVER_PARAMS, INITIALIZE_PARAMS, post, postModern, rawStdio, type WireMessage } from '../helpers/wire.js';
 
 const run = promisify(execFile);
 const COPILOT_PROBE_WAIT_MS = 580;
@@ -39,15 +40,27 @@ function expectLegacyRefusal(error: { code: number; message: string } | undefine
   expect(error?.message).toMatch(/^Method not found/);
 }
 
-describe('stdio face: the 2026-07-28 probe and initialize', () => {
-  it('answers a Claude-Code-like client at once: discover gets -32601, initialize follows, nothing started', { timeout: 60_000 }, async () => {
+type Era = 'auto' | 'legacy';
+const ERAS: Era[] = ['auto', 'legacy'];
+const eraArgs = (era: Era) => ['--inbound-era', era];
+
+/** The probe's answer: the gateway's DiscoverResult when it serves 2026-07-28 (auto), else -32601. */
+function expectProbeAnswer(era: Era, answer: WireMessage | undefined): void {
+  if (era === 'legacy') return expectLegacyRefusal(answer?.error);
+  expect(answer?.error).toBeUndefined();
+  expect(answer?.result?.supportedVersions).toContain('2026-07-28');
+  expect(answer?.result?.capabilities).toBeDefined();
+}
+
+describe.each(ERAS)('stdio face (--inbound-era %s): the 2026-07-28 probe and initialize', (era) => {
+  it('answers a Claude-Code-like client at once: discover answered, initialize follows, nothing started', { timeout: 60_000 }, async () => {
     const config = await tenColdServers();
-    const client = rawStdio(config);
+    const client = rawStdio(config, eraArgs(era));
     try {
       await waitFor(() => client.stderr().includes('configuration loaded'), 'the gateway to load its configuration');
       const discoverSent = client.send({ id: 1, method: 'server/discover', params: DISCOVER_PARAMS });
       const discover = await client.answer(1);
-      expectLegacyRefusal(discover.error);
+      expectProbeAnswer(era, discover);
       const initializeSent = client.send({ id: 2, method: 'initialize', params: INITIALIZE_PARAMS });
       const initialize = await client.answer(2);
       expect(initialize.error).toBeUndefined();
@@ -65,7 +78,7 @@ describe('stdio face: the 2026-07-28 probe and initialize', () => {
 
   it('serves a Copilot-like client: probe at spawn, initialize 0.58 s later anyway; the probe answer comes first', { timeout: 60_000 }, async () => {
     const config = await tenColdServers();
-    const client = rawStdio(config);
+    const client = rawStdio(config, eraArgs(era));
     try {
       client.send({ id: 1, method: 'server/discover', params: DISCOVER_PARAMS });
       await new Promise((resolve) => setTimeout(resolve, COPILOT_PROBE_WAIT_MS));
@@ -74,7 +87,7 @@ describe('stdio face: the 2026-07-28 probe and initialize', () => {
       const discover = await client.answer(1);
       expect(initialize.error).toBeUndefined();
       expect(initialize.result?.protocolVersion).toBe('2025-11-25');
-      expectLegacyRefusal(discover.error);
+      expectProbeAnswer(era, discover);
       expect(client.messages.indexOf(discover)).toBeLessThan(client.messages.indexOf(initialize));
       // The session works after the fallback.
       client.send({ method: 'notifications/initialized' });
@@ -86,20 +99,20 @@ describe('stdio face: the 2026-07-28 probe and initialize', () => {
   });
 });
 
-describe('HTTP face: the 2026-07-28 probe and initialize', () => {
-  it('answers discover without a session with a JSON-RPC error, and initialize on /mcp and /s/{key}/mcp from the cache', { timeout: 120_000 }, async () => {
+describe.each(ERAS)('HTTP face (--inbound-era %s): the 2026-07-28 probe and initialize', (era) => {
+  it('answers discover without a session at once, and initialize on /mcp and /s/{key}/mcp from the cache', { timeout: 120_000 }, async () => {
     const config = await tenColdServers();
     // What a previous run leaves behind: every server listed once, its handshake remembered.
     await run(process.execPath, [CLI, 'tools', '--config', config, ...dataDirFor(config)], { cwd: REPO, timeout: 90_000 });
-    const gateway = await startHttpGateway(config);
+    const gateway = await startHttpGateway(config, eraArgs(era));
     try {
       const timings: string[] = [];
       const discoverSent = performance.now();
-      const discover = await post(`${gateway.url}/mcp`, { id: 'probe-1', method: 'server/discover', params: DISCOVER_PARAMS });
+      const discover = await postModern(`${gateway.url}/mcp`, { id: 'probe-1', method: 'server/discover' });
       timings.push(`discover ${(discover.at - discoverSent).toFixed(1)} ms`);
-      expect(discover.status).toBe(400);
+      expect(discover.status).toBe(era === 'legacy' ? 400 : 200);
       expect(discover.body?.id).toBe('probe-1');
-      expectLegacyRefusal(discover.body?.error);
+      expectProbeAnswer(era, discover.body);
 
       for (const endpoint of ['/mcp', '/s/s3/mcp', '/servers/s7/mcp']) {
         const sent = performance.now();
@@ -125,7 +138,7 @@ describe('HTTP face: the 2026-07-28 probe and initialize', () => {
 
   it('serves Claude-Code-like (SDK client probing first) and Copilot-like clients on /mcp and a per-server endpoint', { timeout: 60_000 }, async () => {
     const config = await tenColdServers();
-    const gateway = await startHttpGateway(config);
+    const gateway = await startHttpGateway(config, eraArgs(era));
     try {
       for (const endpoint of ['/mcp', '/s/s2/mcp']) {
         // Claude-Code-like: the SDK's own negotiation probes with server/discover and falls back.
@@ -133,7 +146,8 @@ describe('HTTP face: the 2026-07-28 probe and initialize', () => {
         const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}${endpoint}`));
         const started = performance.now();
         await probing.connect(transport);
-        console.log(`HTTP ${endpoint}: probing client connected (probe, fallback, initialize) in ${(performance.now() - started).toFixed(1)} ms`);
+        console.log(`HTTP ${endpoint} (${era}): probing client connected in ${(performance.now() - started).toFixed(1)} ms`);
+        expect(probing.getProtocolEra()).toBe(era === 'auto' ? 'modern' : 'legacy');
         expect(probing.getServerVersion()?.name).toMatch(/^switchboard/);
         // Servers still starting are left out of this first listing (bounded by listTimeoutMs); it answers.
         const { tools } = await probing.listTools();
@@ -143,17 +157,17 @@ describe('HTTP face: the 2026-07-28 probe and initialize', () => {
 
         // Copilot-like: probe, wait 0.58 s whatever happens, initialize anyway.
         const discoverSent = performance.now();
-        const discover = post(`${gateway.url}${endpoint}`, { id: 0, method: 'server/discover', params: DISCOVER_PARAMS });
+        const discover = postModern(`${gateway.url}${endpoint}`, { id: 0, method: 'server/discover' });
         await new Promise((resolve) => setTimeout(resolve, COPILOT_PROBE_WAIT_MS));
         const initializeSent = performance.now();
         const initialize = await post(`${gateway.url}${endpoint}`, { id: 1, method: 'initialize', params: INITIALIZE_PARAMS });
         const probe = await discover;
         expect(probe.at).toBeLessThan(initializeSent); // answered before the client gave up waiting
-        expectLegacyRefusal(probe.body?.error);
+        expectProbeAnswer(era, probe.body);
         expect(initialize.status).toBe(200);
         expect(initialize.body?.error).toBeUndefined();
         expect(initialize.body?.result?.protocolVersion).toBe('2025-11-25');
-        console.log(`HTTP ${endpoint}: Copilot-like probe answered in ${(probe.at - discoverSent).toFixed(1)} ms, initialize in ${(initialize.at - initializeSent).toFixed(1)} ms`);
+        console.log(`HTTP ${endpoint} (${era}): Copilot-like probe answered in ${(probe.at - discoverSent).toFixed(1)} ms, initialize in ${(initialize.at - initializeSent).toFixed(1)} ms`);
       }
     } finally {
       await gateway.close();

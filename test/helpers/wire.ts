@@ -25,8 +25,14 @@ export interface RawStdioClient {
 }
 
 export const INITIALIZE_PARAMS = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wire-test', version: '1.0.0' } };
-/** What a 2026-07-28 client sends first (Claude Code, Copilot CLI). */
-export const DISCOVER_PARAMS = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+/** What a 2026-07-28 client sends first (Claude Code, Copilot CLI): the probe with its `_meta` envelope. */
+export const DISCOVER_PARAMS = {
+  _meta: {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'wire-test', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  },
+};
 
 /** Runs `switchboard serve --stdio` and reads its stdout line by line. */
 export function rawStdio(config: string, extraArgs: string[] = []): RawStdioClient {
@@ -75,4 +81,22 @@ export async function post(url: string, message: Record<string, unknown>, sessio
   const at = performance.now();
   const json = text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: '))?.slice(6);
   return { status: response.status, body: json ? ({ ...(JSON.parse(json) as object), at } as WireMessage) : undefined, sessionId: response.headers.get('mcp-session-id'), at };
+}
+
+/** A complete 2026-07-28 `_meta` envelope, as an SDK v2 client attaches it to every request. */
+export const MODERN_META = DISCOVER_PARAMS._meta;
+
+/** POSTs one 2026-07-28 request (no session; envelope, MCP-Protocol-Version and Mcp-Method set unless overridden); the reply parsed. */
+export async function postModern(url: string, message: { id: string | number; method: string; params?: Record<string, unknown> }, headers: Record<string, string> = {}): Promise<{ status: number; body: WireMessage | undefined; at: number }> {
+  const params = { ...message.params, _meta: { ...MODERN_META, ...(message.params?._meta as object | undefined) } };
+  const named = message.params?.name ?? message.params?.uri;
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': message.method, ...(typeof named === 'string' && { 'mcp-name': named }), ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', ...message, params }),
+  });
+  const text = await response.text();
+  const at = performance.now();
+  const json = text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: '))?.slice(6);
+  return { status: response.status, body: json ? ({ ...(JSON.parse(json) as object), at } as WireMessage) : undefined, at };
 }

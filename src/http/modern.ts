@@ -1,0 +1,91 @@
+// Owns the HTTP face's 2026-07-28 leg: a request without a session that carries the per-request
+// `_meta` envelope (or names a modern revision in MCP-Protocol-Version) is served by the SDK's
+// per-request handler (createMcpHandler with legacy: reject, which validates the envelope and the
+// Mcp-Method/Mcp-Name headers, answers server/discover, stamps resultType and serves
+// subscriptions/listen), one handler per endpoint, view and client. Each request is answered by a
+// fresh gateway session of the modern era that ends with the exchange. Listen streams hear the
+// gateway's list changes that concern their endpoint's view.
+import { createMcpHandler, isLegacyRequest, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
+import type { Gateway } from '../gateway/gateway.js';
+import type { ListChange } from '../gateway/list-change-feed.js';
+import { viewIncludes, type View } from '../gateway/view.js';
+import { BARE_PROFILE } from '../servers/profile.js';
+import { moduleLogger } from '../logging/logger.js';
+import type { AuthenticatedClient } from './clients.js';
+
+interface EndpointHandler {
+  handler: McpHttpHandler;
+  view: View;
+  client: AuthenticatedClient | undefined;
+}
+
+/** What the server factory needs to know about the request it builds a server for. */
+interface RequestContext {
+  view: View;
+  client: AuthenticatedClient | undefined;
+}
+
+/** True when the SDK routes this request to its 2026-07-28 path (its own classification, not ours). */
+export async function isModernRequest(request: Request, body: unknown): Promise<boolean> {
+  return !(await isLegacyRequest(request, body));
+}
+
+export class ModernHttpFace {
+  private readonly handlers = new Map<string, EndpointHandler>();
+  /** The request each factory call serves (the SDK hands the factory the Request it was given). */
+  private readonly contexts = new WeakMap<Request, RequestContext>();
+  private readonly log = moduleLogger('http');
+  private readonly stopListening: () => void;
+
+  constructor(private readonly gateway: Gateway) {
+    this.stopListening = gateway.listChanges.subscribe((change) => this.onListChange(change));
+  }
+
+  /** Serves one 2026-07-28 request (body already read and parsed) for an endpoint's view. */
+  handle(request: Request, body: unknown, endpoint: string, view: View, client: AuthenticatedClient | undefined): Promise<Response> {
+    const key = JSON.stringify([client?.name ?? null, endpoint, view]);
+    let entry = this.handlers.get(key);
+    if (!entry) {
+      const handler = createMcpHandler(({ requestInfo }) => this.serverFor(requestInfo), {
+        legacy: 'reject',
+        onerror: (error) => this.log.debug({ endpoint, err: error.message }, '2026-07-28 request refused or failed'),
+      });
+      entry = { handler, view, client };
+      this.handlers.set(key, entry);
+    }
+    this.contexts.set(request, { view, client });
+    return entry.handler.fetch(request, { parsedBody: body });
+  }
+
+  private async serverFor(request: Request | undefined): Promise<Server> {
+    const context = request && this.contexts.get(request);
+    if (!context) throw new Error('a 2026-07-28 request reached the server factory without its endpoint context');
+    const session = await this.gateway.createSession(context.view, undefined, { era: 'modern', perRequest: true });
+    const { client } = context;
+    session.scope = client && !client.scope.unrestricted ? client.scope : undefined;
+    if (client) this.gateway.search.learning.setTeacher(session.id, client.name);
+    return session.server;
+  }
+
+  /** A list changed: every listen stream whose view it concerns hears of it (modern sessions list the bare catalog). */
+  private onListChange(change: ListChange): void {
+    for (const { handler, view, client } of this.handlers.values()) {
+      if (change.toolsetDefault) {
+        if (view.kind === 'toolset') handler.notify.toolsChanged();
+        continue;
+      }
+      if (change.profileKey !== BARE_PROFILE.key || change.server === undefined || !viewIncludes(view, change.server)) continue;
+      if (client && !client.scope.unrestricted && !client.scope.allowsServer(change.server)) continue;
+      if (change.kinds.includes('tools')) handler.notify.toolsChanged();
+      if (change.kinds.includes('prompts')) handler.notify.promptsChanged();
+      if (change.kinds.includes('resources') || change.kinds.includes('resourceTemplates')) handler.notify.resourcesChanged();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stopListening();
+    const all = [...this.handlers.values()];
+    this.handlers.clear();
+    await Promise.all(all.map((entry) => entry.handler.close().catch(() => undefined)));
+  }
+}
