@@ -13,7 +13,7 @@ export async function withInventory<T>(
 ): Promise<T> {
   const context = await loadContext(options, defaultLevel);
   const store = openStore(context.dataDir, context.config.settings);
-  const gateway = gatewayFor(context.config, { connectTimeoutMs: 20_000, lazy: false }, { store });
+  const gateway = gatewayFor(context.config, { connectTimeoutMs: 20_000, lazy: false }, { store, credentials: new CredentialStore(context.dataDir) });
   try {
     await gateway.applyServers(context.config.servers);
     if (options.server && !gateway.pool.has(options.server)) {
@@ -33,3 +33,4 @@ export async function withInventory<T>(
 /** A mistake in how the command was called: exit code 2, message only. */
 export { UsageError } from './errors.js';
 import { UsageError } from './errors.js';
+import { CredentialStore } from '../auth/credential-store.js';

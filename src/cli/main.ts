@@ -94,6 +94,19 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON')
     .action((opts) => import('./doctor.js').then((m) => m.doctorCommand(opts)));
 
+  common(program.command('login'))
+    .argument('<server>', 'the key of a remote (http, sse) server in the config')
+    .description('log in to a remote server that needs OAuth: prints the URL (and opens a browser), waits for the loopback redirect, stores the tokens 0600 in the data dir (docs/oauth.md)')
+    .option('--timeout <seconds>', 'how long to wait for the browser (default 300)')
+    .option('--no-browser', 'only print the URL (also: BROWSER=none)')
+    .option('--json', 'print JSON')
+    .action((server, opts) => import('./login.js').then((m) => m.loginCommand(server, opts)));
+  common(program.command('logout'))
+    .argument('<server>', 'the key of a remote server in the config')
+    .description('remove the tokens `switchboard login` stored for a server')
+    .option('--json', 'print JSON')
+    .action((server, opts) => import('./login.js').then((m) => m.logoutCommand(server, opts)));
+
   common(program.command('logs'))
     .description('print the newest log file of <data-dir>/logs, pretty (starts no server)')
     .option('-f, --follow', 'keep printing lines as they are written')

@@ -9,6 +9,7 @@ import { gatewayFor, loadContext, openStore, type CommonOptions } from './contex
 import { printJson, table } from './format.js';
 import { UsageError } from './inventory.js';
 import { ago } from './metrics.js';
+import { CredentialStore } from '../auth/credential-store.js';
 
 export interface RefreshOptions extends CommonOptions {
   server?: string;
@@ -123,7 +124,7 @@ export async function refreshCommand(options: RefreshOptions): Promise<void> {
   }
 
   const store = openStore(context.dataDir);
-  const gateway = gatewayFor(context.config, { connectTimeoutMs: 20_000, lazy: false }, { store });
+  const gateway = gatewayFor(context.config, { connectTimeoutMs: 20_000, lazy: false }, { store, credentials: new CredentialStore(context.dataDir) });
   let results: RefreshResult[];
   try {
     await gateway.applyServers(configured);

@@ -19,6 +19,7 @@ import { ClientRegistry } from '../http/clients.js';
 import { checkBind } from './bind-check.js';
 import { readableByOthersWarning } from '../config/permissions.js';
 import { daemonClients, daemonListening, daemonStopping } from './daemon-serve.js';
+import { CredentialStore } from '../auth/credential-store.js';
 
 export interface ServeOptions extends CommonOptions {
   stdio?: boolean;
@@ -67,7 +68,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     store.close();
     throw new UsageError(`--toolset: no toolset named "${options.toolset}" in ${store.path}. Saved toolsets: ${known}.`);
   }
-  const gateway = gatewayFor(options.pinning ? { ...config, settings: { ...config.settings, pinning: options.pinning } } : config, {}, { store, metrics: createMetricsRegistry() });
+  const gateway = gatewayFor(options.pinning ? { ...config, settings: { ...config.settings, pinning: options.pinning } } : config, {}, { store, metrics: createMetricsRegistry(), credentials: new CredentialStore(dataDir) });
   const settings = config.settings;
   await gateway.applyServers(config.servers);
   gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call

@@ -7,7 +7,7 @@ import { withInventory } from './inventory.js';
 import type { CommonOptions } from './context.js';
 
 /** States in which a configured, enabled server is not serving. */
-const DOWN_STATES = new Set(['failed', 'circuit-open']);
+const DOWN_STATES = new Set(['failed', 'circuit-open', 'needs-login']);
 
 export async function serversCommand(options: CommonOptions & { json?: boolean }): Promise<void> {
   // Each server's problem is in the table; the per-attempt log warnings would only repeat it first (level error by default).
@@ -16,7 +16,7 @@ export async function serversCommand(options: CommonOptions & { json?: boolean }
       const connection = server.disabled ? undefined : gateway.pool.connection(server.key, BARE_PROFILE);
       const listing = catalog.listing(server.key);
       const status = connection?.status();
-      const state = server.disabled ? 'disabled' : status!.state;
+      const state = server.disabled ? 'disabled' : status!.needsLogin ? 'needs-login' : status!.state;
       return {
         key: server.key,
         transport: server.transport,
@@ -26,6 +26,7 @@ export async function serversCommand(options: CommonOptions & { json?: boolean }
         resources: listing.resources.length,
         // The connection's own reason (exit code, stderr) is the cause; the listing's error wraps it.
         lastError: status?.lastError ?? listing.error ?? null,
+        needsLogin: status?.needsLogin ?? false,
         warnings: listing.warnings,
         serverInfo: status?.serverInfo ?? null,
         connectedAt: status?.connectedAt ?? null,

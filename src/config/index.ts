@@ -22,6 +22,7 @@ export type {
   ServerConfig,
   StdioServerConfig,
   RemoteServerConfig,
+  OAuthOptions,
   SwitchboardSettings,
   HttpSettings,
   SearchSettings,

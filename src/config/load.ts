@@ -22,7 +22,7 @@ export interface SettingsSource {
 }
 
 /** Fields whose strings get ${VAR} expansion (values only, never keys). */
-const EXPANDED_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers'] as const;
+const EXPANDED_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'oauth'] as const;
 
 /**
  * Reads and validates `file`, and `switchboard.json` in the same folder when it exists.
@@ -210,6 +210,7 @@ function normalize(key: string, entry: ServerEntry, baseDir: string): ServerConf
     transport: entry.type === 'sse' ? 'sse' : 'http',
     url: entry.url,
     headers: { ...(entry.headers ?? {}) },
+    ...(entry.oauth === undefined ? {} : { oauth: { ...entry.oauth, ...(entry.oauth.scopes && { scopes: [...entry.oauth.scopes] }) } }),
     disabled,
     ...description,
   };

@@ -46,10 +46,25 @@ export const stdioEntrySchema = z.looseObject({
   ...commonFields,
 });
 
+/** OAuth for a remote server that needs a login (docs/oauth.md); every field optional. */
+export const oauthEntrySchema = z.strictObject({
+  /** A client id registered with the authorization server beforehand (no dynamic registration then). */
+  clientId: z.string().min(1).optional(),
+  /** Its secret, for a confidential client (use ${VAR}: the value is expanded from the environment). */
+  clientSecret: z.string().min(1).optional(),
+  /** Scopes to ask for (default: what the server's metadata lists). */
+  scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, { message: 'must be one OAuth scope token (no spaces or quotes)' })).optional(),
+  /** false: never send the RFC 8707 `resource` parameter (identity providers that reject it). */
+  sendResource: z.boolean().optional(),
+  /** The loopback port `switchboard login` listens on for the redirect (default: a free one). */
+  redirectPort: z.int().min(1).max(65535).optional(),
+});
+
 export const remoteEntrySchema = z.looseObject({
   type: z.enum(REMOTE_TYPES),
   url: remoteUrl,
   headers: stringMap.optional(),
+  oauth: oauthEntrySchema.optional(),
   ...commonFields,
 });
 

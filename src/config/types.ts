@@ -20,9 +20,21 @@ export type ServerConfig =
       transport: 'http' | 'sse';
       url: string;
       headers: Record<string, string>;
+      /** OAuth choices for a server that needs a login (docs/oauth.md); absent: discovered, with dynamic registration. */
+      oauth?: OAuthOptions;
       disabled: boolean;
       description?: string;
     } & ServerResilience);
+
+/** A remote server's OAuth choices (its `oauth` field). */
+export interface OAuthOptions {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+  /** Send the RFC 8707 `resource` parameter (default true). */
+  sendResource?: boolean;
+  redirectPort?: number;
+}
 
 /** Per-server resilience choices (all optional; unset means the gateway-wide default). */
 export interface ServerResilience {

@@ -11,6 +11,8 @@ import type { DescriptionOverlay } from '../catalog/overlay.js';
 import type { DefinitionPins } from '../catalog/pinning.js';
 import type { OptimizationToolHost } from '../optimize/mcp-tools.js';
 import type { Connection, ConnectionStatus } from '../servers/connection.js';
+import type { CredentialStore } from '../auth/credential-store.js';
+import { loginHint } from '../auth/errors.js';
 import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import type { CallRecord, Store } from '../store/index.js';
@@ -45,6 +47,8 @@ export interface GatewayServices {
   descriptions?: DescriptionOverlay;
   /** Definition pinning (src/catalog/pinning.ts); none: definitions are not checked. */
   pins?: DefinitionPins;
+  /** Stored OAuth logins for remote servers (switchboard login); absent: only configured headers are sent. */
+  credentials?: CredentialStore;
 }
 
 export class Gateway {
@@ -116,6 +120,7 @@ export class Gateway {
       requestTimeoutMs: this.settings.requestTimeoutMs,
       resilience: this.settings.resilience,
       onReverseRequest: (connection, request, signal) => this.router.reverseRequest(connection, request, signal),
+      ...(services.credentials && { credentials: services.credentials }),
     });
     this.pool.on('notification', (connection, notification) => this.router.onServerNotification(connection, notification));
     // A server that came back may list something else, and one that failed its first listing has
@@ -324,6 +329,7 @@ export class Gateway {
     return this.pool.keys().map((key) => {
       const connections = this.pool.connections(key).map((c) => c.status());
       const state = this.serverState(key);
+      if (this.pool.needsLogin(key)) return { key, transport: this.pool.config(key)!.transport, state: 'needs-login', error: loginHint(key), connections };
       const serving = state === 'connected' || state === 'degraded';
       const error = serving ? null : (connections.find((c) => c.lastError)?.lastError ?? bare?.listing(key).error ?? null);
       return { key, transport: this.pool.config(key)!.transport, state: error && state === 'configured' ? 'failed' : state, error, connections };
@@ -333,7 +339,7 @@ export class Gateway {
   /** Servers that are configured but not serving because they failed (a server not started yet is not down). */
   downServers(): Array<{ key: string; state: string; error: string | null }> {
     return this.serverStatus()
-      .filter((s) => s.state === 'failed' || s.state === 'circuit-open' || (s.error !== null && s.state !== 'connected' && s.state !== 'degraded'))
+      .filter((s) => s.state === 'failed' || s.state === 'circuit-open' || s.state === 'needs-login' || (s.error !== null && s.state !== 'connected' && s.state !== 'degraded'))
       .map(({ key, state, error }) => ({ key, state, error }));
   }
 

@@ -14,5 +14,7 @@ export interface ConnectionStatus {
   nextRetryAt: string | null;
   restarts: number;
   lastError: string | null;
+  /** A remote server that refused us until someone runs `switchboard login <key>`. */
+  needsLogin: boolean;
   serverInfo: Implementation | null;
 }

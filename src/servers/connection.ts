@@ -12,7 +12,10 @@ import type { ServerConfig } from '../config/index.js';
 import { moduleLogger, type Logger } from '../logging/logger.js';
 import type { CapabilityProfile } from './profile.js';
 import { buildTransport } from './transport.js';
-import { fromClientError, requestCancelled, serverTimeout, serverUnavailable } from './errors.js';
+import { fromClientError, requestCancelled, serverNeedsLogin, serverTimeout, serverUnavailable } from './errors.js';
+import { isLoginRequired, loginReason } from '../auth/errors.js';
+import { StoredTokenAuth } from '../auth/stored-token-auth.js';
+import type { CredentialStore } from '../auth/credential-store.js';
 import { RetrySchedule } from './retry-schedule.js';
 import { StderrTail } from './stderr-tail.js';
 import { serverRedactor } from './secrets.js';
@@ -47,6 +50,8 @@ export interface ConnectionOptions {
   requestTimeoutMs: number;
   resilience?: ResilienceOptions;
   onReverseRequest?: ReverseRequestHandler;
+  /** Stored OAuth logins for remote servers (src/auth); absent: remote servers get only their configured headers. */
+  credentials?: CredentialStore;
 }
 
 /** A connection that lived at least this long before dying is restarted at once, not after a backoff. */
@@ -146,6 +151,7 @@ export class Connection extends EventEmitter {
       nextRetryAt: iso(this.retry.nextRetryAt),
       restarts: this.restarts,
       lastError: this.lastError ?? null,
+      needsLogin: this.needsLogin(),
       serverInfo: this.serverVersion ?? null,
     };
   }
@@ -162,6 +168,8 @@ export class Connection extends EventEmitter {
   start(): Promise<void> {
     if (this.client && this.lifecycle !== 'connecting') return Promise.resolve();
     if (this.lifecycle === 'stopped') return Promise.reject(serverUnavailable(this.key, 'it was stopped'));
+    // Nothing changes until someone logs in: fail at once, without a request the server would refuse.
+    if (this.needsLogin()) return Promise.reject(serverNeedsLogin(this.key));
     if (!this.starting) {
       this.retry.cancel();
       this.starting = this.attempt().finally(() => {
@@ -176,8 +184,12 @@ export class Connection extends EventEmitter {
     try {
       await this.connect();
     } catch (error) {
-      this.retry.attempts++;
       this.downSince ??= new Date();
+      if (isLoginRequired(error) || this.needsLogin()) {
+        if (this.lifecycle !== 'stopped') this.setState('failed'); // no retry: only a login helps
+        throw error;
+      }
+      this.retry.attempts++;
       if (this.lifecycle !== 'stopped') {
         this.setState('failed');
         this.retryLater();
@@ -207,7 +219,7 @@ export class Connection extends EventEmitter {
 
     let built;
     try {
-      built = buildTransport(this.config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES });
+      built = buildTransport(this.config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES, auth: this.storedAuth() });
     } catch (error) {
       this.noteFailure(`invalid transport settings: ${(error as Error).message}`);
       throw serverUnavailable(this.key, this.lastError!);
@@ -222,6 +234,11 @@ export class Connection extends EventEmitter {
       await client.connect(built.transport, { timeout: timeoutMs });
       this.progress.attach(built.transport);
     } catch (error) {
+      if (isLoginRequired(error)) {
+        this.needLogin(error);
+        await this.closeClient(client, null);
+        throw serverNeedsLogin(this.key);
+      }
       await settleStderr();
       const reason = this.redact(describeConnectError(this.config, error, this.stderr.lines, timeoutMs, built.exit?.()));
       this.noteFailure(reason);
@@ -301,6 +318,46 @@ export class Connection extends EventEmitter {
       this.setState('failed');
       this.retryLater();
     }
+  }
+
+  private remoteConfig() {
+    return this.config.transport === 'stdio' ? undefined : this.config;
+  }
+
+  /** The stored login for a remote server without its own Authorization header, when logins are kept. */
+  private storedAuth(): StoredTokenAuth | undefined {
+    const remote = this.remoteConfig();
+    if (!remote || !this.options.credentials) return undefined;
+    if (Object.keys(remote.headers).some((name) => name.toLowerCase() === 'authorization')) return undefined;
+    return new StoredTokenAuth(remote, this.options.credentials, this.log);
+  }
+
+  /** Whether the server refused us for good and nobody has logged in since (shared by every connection to it). */
+  private needsLogin(): boolean {
+    const remote = this.remoteConfig();
+    return remote !== undefined && this.options.credentials !== undefined && this.options.credentials.loginNeeded(remote);
+  }
+
+  /** The server refused us for good: remember the credentials as they are now, and retry nothing until they change. */
+  private needLogin(error: unknown): void {
+    const remote = this.remoteConfig();
+    if (remote) this.options.credentials?.markLoginNeeded(remote);
+    this.retry.cancel();
+    this.lastError = serverNeedsLogin(this.key).message;
+    this.log.warn({ reason: this.redact(loginReason(error)) }, 'the server needs a login');
+  }
+
+  /** A call found the login gone (revoked, refresh refused): drop the connection; calls fail at once until a login. */
+  private loginLost(client: Client, error: unknown): never {
+    if (!this.needsLogin()) this.needLogin(error);
+    if (this.client === client) {
+      this.client = undefined;
+      this.health?.stop();
+      this.downSince = new Date();
+      this.setState('failed');
+      void this.closeClient(client, null);
+    }
+    throw serverNeedsLogin(this.key);
   }
 
   private noteFailure(reason: string): void {
@@ -386,6 +443,7 @@ export class Connection extends EventEmitter {
         throw serverTimeout(this.key, method, timeout);
       }
       if (error instanceof ProtocolError) this.proveAlive(); // it answered, with an error
+      if (isLoginRequired(error)) this.loginLost(client, error);
       throw fromClientError(this.key, error, method, this.resilience.maxRequestMs, { lastError: this.lastError, downSince: this.downSince });
     } finally {
       clearTimeout(idle);
@@ -411,6 +469,7 @@ export class Connection extends EventEmitter {
         throw serverTimeout(this.key, method, timeout);
       }
       if (error instanceof ProtocolError) this.proveAlive(); // it answered, with an error
+      if (isLoginRequired(error)) this.loginLost(client, error);
       throw fromClientError(this.key, error, method, timeout, { lastError: this.lastError, downSince: this.downSince });
     } finally {
       this.inflight--;

@@ -4,6 +4,7 @@
 // downstream server are checked against those.
 import { ProtocolError as ClientProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { ProtocolError } from '@modelcontextprotocol/server';
+import { loginHint } from '../auth/errors.js';
 
 // Codes from the JSON-RPC implementation-defined range that MCP leaves free: -32001 is the
 // Streamable HTTP "session not found", and the SDK rewrites -32002 (legacy "resource not found").
@@ -11,6 +12,9 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 export const SERVER_UNAVAILABLE = -32010;
 /** JSON-RPC error code for "the downstream server did not answer in time". */
 export const SERVER_TIMEOUT = -32011;
+
+/** JSON-RPC error code for "the downstream server needs a login" (`switchboard login <server>`). */
+export const SERVER_LOGIN_REQUIRED = -32012;
 
 export interface UnavailableDetails {
   /** When the server went down (ISO time in data). */
@@ -45,6 +49,15 @@ export function serverTimeout(serverKey: string, method: string, timeoutMs: numb
     timeoutMs,
     hint,
   });
+}
+
+/**
+ * The server refused us for good (no stored login, or the refresh failed): a person must run
+ * `switchboard login`. Not a server fault: the circuit breaker does not count it, and nothing retries it.
+ */
+export function serverNeedsLogin(serverKey: string): ProtocolError {
+  const hint = `run switchboard login ${serverKey}`;
+  return new ProtocolError(SERVER_LOGIN_REQUIRED, loginHint(serverKey), { server: serverKey, reason: 'login required', hint });
 }
 
 /** Failures that say the server (not the request) is in trouble: they count toward its circuit breaker. */

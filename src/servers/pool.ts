@@ -6,11 +6,14 @@ import { moduleLogger } from '../logging/logger.js';
 import { Connection, type RawNotification, type ResilienceOptions, type ReverseRequestHandler } from './connection.js';
 import { serverIdentity } from './identity.js';
 import type { CapabilityProfile } from './profile.js';
+import type { CredentialStore } from '../auth/credential-store.js';
 
 export interface PoolOptions {
   requestTimeoutMs: number;
   resilience?: ResilienceOptions;
   onReverseRequest?: ReverseRequestHandler;
+  /** Stored OAuth logins for remote servers (src/auth). */
+  credentials?: CredentialStore;
 }
 
 interface ServerEntry {
@@ -54,6 +57,12 @@ export class ServerPool extends EventEmitter<PoolEvents> {
 
   config(key: string): ServerConfig | undefined {
     return this.entries.get(key)?.config;
+  }
+
+  /** Whether the server refused us for good and nobody has logged in since (`switchboard login <key>`). */
+  needsLogin(key: string): boolean {
+    const config = this.entries.get(key)?.config;
+    return config !== undefined && config.transport !== 'stdio' && this.options.credentials !== undefined && this.options.credentials.loginNeeded(config);
   }
 
   /** The server's identity now (src/servers/identity.ts): what its cached state and metrics belong to. */

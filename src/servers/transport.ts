@@ -1,10 +1,12 @@
 // Owns building an SDK client transport from one server's configuration (stdio, Streamable HTTP,
-// legacy SSE). Configured headers go on every request; nothing from a connected client is added.
+// legacy SSE). Configured headers go on every request, and the stored OAuth token for this server when
+// there is one; nothing from a connected client is added.
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { childMarker, type ServerConfig } from '../config/index.js';
 import { trackTree } from './process-tree.js';
+import type { StoredTokenAuth } from '../auth/stored-token-auth.js';
 
 export interface BuiltTransport {
   transport: Transport;
@@ -40,7 +42,13 @@ function fetchWithHeaders(headers: Record<string, string>): typeof fetch {
   };
 }
 
-export function buildTransport(config: ServerConfig, options: { maxMessageBytes?: number } = {}): BuiltTransport {
+export interface TransportOptions {
+  maxMessageBytes?: number;
+  /** Remote servers: the stored OAuth login (bearer token, refresh on expiry and on a 401). */
+  auth?: StoredTokenAuth;
+}
+
+export function buildTransport(config: ServerConfig, options: TransportOptions = {}): BuiltTransport {
   if (config.transport === 'stdio') {
     const stdio = new StdioClientTransport({
       command: config.command,
@@ -68,7 +76,9 @@ export function buildTransport(config: ServerConfig, options: { maxMessageBytes?
     return { transport: stdio, stderr: (stdio.stderr ?? undefined) as NodeJS.ReadableStream | undefined, pid: () => stdio.pid, exit: () => exit };
   }
   const url = new URL(config.url);
-  const fetchImpl = fetchWithHeaders(config.headers);
-  if (config.transport === 'sse') return { transport: new SSEClientTransport(url, { fetch: fetchImpl }) };
-  return { transport: new StreamableHTTPClientTransport(url, { fetch: fetchImpl }) };
+  const auth = options.auth;
+  const fetchImpl = auth ? auth.observe(fetchWithHeaders(config.headers)) : fetchWithHeaders(config.headers);
+  const common = { fetch: fetchImpl, ...(auth && { authProvider: auth }) };
+  if (config.transport === 'sse') return { transport: new SSEClientTransport(url, common) };
+  return { transport: new StreamableHTTPClientTransport(url, common) };
 }
