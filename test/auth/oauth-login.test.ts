@@ -95,9 +95,15 @@ describe('switchboard login and remote servers that need one', () => {
     expect(row.lastError).toBe('remote needs a login: run switchboard login remote');
     expect(row.needsLogin).toBe(true);
 
+    type Doctor = { checks: Array<{ area: string; status: string; message: string; fix?: string }> };
+    const doctorBefore = JSON.parse((await runCli(['doctor', '--json', '--config', config], dataDir)).stdout) as Doctor;
+    expect(doctorBefore.checks).toContainEqual(expect.objectContaining({ area: 'server remote', status: 'warn', fix: 'switchboard login remote' }));
+
     const login = await loginThroughCli(config, dataDir);
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toContain('Logged in to remote (a client registered for Switchboard');
+    const doctorAfter = JSON.parse((await runCli(['doctor', '--json', '--config', config], dataDir)).stdout) as Doctor;
+    expect(doctorAfter.checks).toContainEqual(expect.objectContaining({ area: 'server remote', status: 'ok', message: expect.stringMatching(/^logged in \(access token valid until /) }));
     expect(login.stdout).not.toContain(stored(dataDir).tokens!.access_token);
 
     const file = tokensFile(dataDir);
