@@ -196,6 +196,18 @@ describe('switchboard login and remote servers that need one', () => {
     expect(grants(auth, 'refresh_token')).toHaveLength(1);
   });
 
+  it('a server whose own Authorization header is refused says so, and gets no stored login', async () => {
+    const auth = await fixture();
+    const config = await writeConfig({ remote: { type: 'http', url: auth.mcpUrl, headers: { Authorization: 'Bearer not-a-valid-token' } } });
+    const dataDir = path.join(path.dirname(config), 'data');
+    const servers = await runCli(['servers', '--json', '--config', config], dataDir);
+    expect(servers.code).toBe(1);
+    const row = (JSON.parse(servers.stdout) as Array<{ key: string; lastError: string; needsLogin: boolean }>).find((r) => r.key === 'remote')!;
+    expect(row.lastError).toBe(`${auth.mcpUrl} refused the "Authorization" header of the config (HTTP 401): renew that token, or remove the header and run switchboard login remote`);
+    expect(row.needsLogin).toBe(false);
+    expect(row.lastError).not.toContain('not-a-valid-token');
+  });
+
   it('sendResource: false leaves the resource parameter out everywhere (an identity provider that rejects it)', async () => {
     const { auth, config, dataDir } = await setUp({ rejectResource: true }, { sendResource: false });
     const login = await loginThroughCli(config, dataDir);
