@@ -1,7 +1,8 @@
 // Remote servers that need a login: `switchboard login` through the real CLI against a local OAuth
 // authorization server and protected MCP server (test/fixtures/oauth-server.ts), the stored tokens
 // (0600), calls through the gateway with them, refresh of an expired token, a revoked login that
-// stops with the login hint and no retry storm, a pre-registered client, and `sendResource: false`.
+// stops with the login hint and no retry storm, a legacy SSE server, a pre-registered client, and
+// `sendResource: false`.
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -193,6 +194,21 @@ describe('switchboard login and remote servers that need one', () => {
     auth.expireAccessTokens();
     const result = await runCli(['call', 'remote_whoami', '{}', '--config', config], dataDir);
     expect(result.stdout + result.stderr).toContain('you are logged in');
+    expect(grants(auth, 'refresh_token')).toHaveLength(1);
+  });
+
+  it('logs in to a legacy HTTP+SSE server and calls it with the token, refreshed after a 401', async () => {
+    const auth = await fixture();
+    const config = await writeConfig({ legacy: { type: 'sse', url: auth.sseUrl } });
+    const dataDir = path.join(path.dirname(config), 'data');
+    const login = await loginThroughCli(config, dataDir, 'legacy');
+    expect(login.code, login.stderr).toBe(0);
+    expect(auth.seen.find((r) => r.path === '/authorize')!.params.resource).toBe(auth.sseUrl);
+    const first = await runCli(['call', 'legacy_whoami', '{}', '--config', config], dataDir);
+    expect(first.stdout + first.stderr).toContain('you are logged in');
+    auth.expireAccessTokens();
+    const second = await runCli(['call', 'legacy_whoami', '{}', '--config', config], dataDir);
+    expect(second.stdout + second.stderr).toContain('you are logged in');
     expect(grants(auth, 'refresh_token')).toHaveLength(1);
   });
 
