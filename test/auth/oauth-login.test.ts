@@ -4,7 +4,7 @@
 // stops with the login hint and no retry storm, a legacy SSE server, a pre-registered client, and
 // `sendResource: false`.
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -210,6 +210,29 @@ describe('switchboard login and remote servers that need one', () => {
     const second = await runCli(['call', 'legacy_whoami', '{}', '--config', config], dataDir);
     expect(second.stdout + second.stderr).toContain('you are logged in');
     expect(grants(auth, 'refresh_token')).toHaveLength(1);
+  });
+
+  it('refuses a callback whose state does not match, and gives up when the browser never comes back', async () => {
+    const { config, dataDir } = await setUp();
+    const child = spawn(process.execPath, [CLI, 'login', 'remote', '--config', config, '--data-dir', dataDir], { cwd: REPO, env: { ...process.env, NO_COLOR: '1', BROWSER: 'none' } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    const url = await waitFor(() => /^\s+(http:\/\/\S+\/authorize\?\S+)$/m.exec(output)?.[1], 'the authorization URL', 60_000);
+    const location = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
+    location.searchParams.set('state', 'forged');
+    expect((await fetch(location)).status).toBe(400);
+    expect(await exited).toBe(1);
+    expect(output).toContain('its state does not match');
+    expect(existsSync(path.join(dataDir, 'oauth'))).toBe(false);
+
+    const timedOut = await runCli(['login', 'remote', '--no-browser', '--timeout', '1', '--config', config], dataDir);
+    expect(timedOut.code).toBe(1);
+    expect(timedOut.stderr).toContain('no answer from the browser within 1 s');
   });
 
   it('a server whose own Authorization header is refused says so, and gets no stored login', async () => {
