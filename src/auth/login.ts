@@ -25,25 +25,25 @@ export interface LoginOutcome {
   challenged: boolean;
 }
 
-interface Challenge {
+export interface Challenge {
   status: number;
   resourceMetadataUrl?: URL;
   scope?: string;
 }
 
 /** One unauthenticated request, as the gateway would send it first: its 401 says where the metadata is. */
-async function challengeOf(config: RemoteServerConfig): Promise<Challenge> {
+export async function challengeOf(config: RemoteServerConfig, timeoutMs = 15_000): Promise<Challenge> {
   const headers = new Headers(config.headers);
   headers.delete('authorization');
   let response: Response;
   if (config.transport === 'sse') {
     headers.set('accept', 'text/event-stream');
-    response = await fetch(config.url, { headers, signal: AbortSignal.timeout(15_000) });
+    response = await fetch(config.url, { headers, signal: AbortSignal.timeout(timeoutMs) });
   } else {
     headers.set('accept', 'application/json, text/event-stream');
     headers.set('content-type', 'application/json');
     const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'switchboard-login', version: '0' } } };
-    response = await fetch(config.url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
+    response = await fetch(config.url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
   }
   await response.body?.cancel().catch(() => undefined);
   return { status: response.status, ...(response.status === 401 ? extractWWWAuthenticateParams(response) : {}) };

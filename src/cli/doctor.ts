@@ -1,7 +1,8 @@
 // Owns `switchboard doctor`: checks what a working set-up needs and prints, for each problem, what
 // to do: the Node version, the config (valid; each server's command found and variables set), the
 // data dir (writable, private, its database one of ours), the daemon (running, stale), the HTTP
-// port, and which clients are set up to use the shim. Starts no server. Exit 1 when a check failed.
+// port, which clients are set up to use the shim, and which remote servers need a login (one
+// unauthenticated request each, see doctor-logins.ts). Starts no server. Exit 1 when a check failed.
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { openDatabase, DEFAULT_DB_FILE } from '../store/index.js';
 import type { CommonOptions } from './context.js';
 import { dataDirOf } from './data-dir.js';
 import { printJson } from './format.js';
+import { loginChecks } from './doctor-logins.js';
 
 export interface DoctorOptions extends CommonOptions {
   json?: boolean;
@@ -164,7 +166,8 @@ export async function doctorCommand(options: DoctorOptions): Promise<void> {
   const dataDir = dataDirOf(options);
   const { checks: configured, config } = await configChecks(path.resolve(options.config));
   const port = options.port === undefined ? (config?.settings.http.port ?? 3333) : Number(options.port);
-  const checks: Check[] = [nodeCheck(), ...configured, ...dataDirChecks(dataDir), await daemonCheck(dataDir), await portCheck(port, config?.settings.http.host ?? '127.0.0.1'), ...clientChecks()];
+  const logins = config ? await loginChecks(config, dataDir) : [];
+  const checks: Check[] = [nodeCheck(), ...configured, ...logins, ...dataDirChecks(dataDir), await daemonCheck(dataDir), await portCheck(port, config?.settings.http.host ?? '127.0.0.1'), ...clientChecks()];
   const failed = checks.filter((c) => c.status === 'fail').length;
   if (failed) process.exitCode = 1;
   if (options.json) return printJson({ ok: failed === 0, checks });

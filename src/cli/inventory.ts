@@ -3,6 +3,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { BARE_PROFILE } from '../servers/profile.js';
+import { CredentialStore } from '../auth/credential-store.js';
 import { reportStartProgress } from './progress.js';
 import { gatewayFor, loadContext, openStore, type CommandContext, type CommonOptions } from './context.js';
 
@@ -33,4 +34,3 @@ export async function withInventory<T>(
 /** A mistake in how the command was called: exit code 2, message only. */
 export { UsageError } from './errors.js';
 import { UsageError } from './errors.js';
-import { CredentialStore } from '../auth/credential-store.js';

@@ -30,7 +30,8 @@ export async function loginCommand(key: string, options: CommonOptions & { timeo
     timeoutMs: timeoutSeconds * 1000,
     onAuthorizationUrl(url, redirectUrl) {
       const opened = options.browser !== false && openBrowser(url);
-      process.stdout.write(
+      // With --json, stdout carries only the result.
+      (options.json ? process.stderr : process.stdout).write(
         `${opened ? 'Opening your browser to log in to' : 'Open this URL in a browser to log in to'} ${key}:\n\n  ${url}\n\n` +
           `Waiting up to ${timeoutSeconds} s for the browser to come back to ${redirectUrl} ...\n`,
       );

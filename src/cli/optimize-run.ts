@@ -4,6 +4,8 @@
 // the paraphrase control and every clean candidate through the backend) and deciding (the rule on the stored runs,
 // and --auto-promote). Thin: parses, calls src/optimize, prints.
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { CredentialStore } from '../auth/credential-store.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { createBackend } from '../optimize/backends/index.js';
 import type { EvalTool } from '../optimize/backends/backend.js';
@@ -112,7 +114,7 @@ export async function optimizeRun(server: string, options: RunOptions): Promise<
 
 /** Lists the server live (this also captures each tool's canonical definition); no tool is ever called. */
 async function listTools(config: LoadedConfig, store: Store, server: string): Promise<EvalTool[]> {
-  const gateway = gatewayFor(config, { lazy: false }, { store });
+  const gateway = gatewayFor(config, { lazy: false }, { store, credentials: new CredentialStore(path.dirname(store.path)) });
   try {
     await gateway.applyServers(config.servers);
     const catalog = gateway.catalogFor(BARE_PROFILE);

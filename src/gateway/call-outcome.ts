@@ -1,6 +1,6 @@
 // Owns classifying a finished tool call for the metrics store: its outcome, error class, first
 // error text, and the size of its result (measured without serializing it again).
-import { SERVER_TIMEOUT, SERVER_UNAVAILABLE } from '../servers/errors.js';
+import { SERVER_LOGIN_REQUIRED, SERVER_TIMEOUT, SERVER_UNAVAILABLE } from '../servers/errors.js';
 import type { CallOutcome } from '../store/index.js';
 
 type Result = Record<string, unknown>;
@@ -8,7 +8,7 @@ type Result = Record<string, unknown>;
 export function outcomeOf(error: unknown): CallOutcome {
   const code = (error as { code?: unknown }).code;
   if (code === SERVER_TIMEOUT) return 'timeout';
-  if (code === SERVER_UNAVAILABLE) return 'server_down';
+  if (code === SERVER_UNAVAILABLE || code === SERVER_LOGIN_REQUIRED) return 'server_down';
   return 'protocol_error';
 }
 

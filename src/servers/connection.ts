@@ -13,9 +13,9 @@ import { moduleLogger, type Logger } from '../logging/logger.js';
 import type { CapabilityProfile } from './profile.js';
 import { buildTransport } from './transport.js';
 import { fromClientError, requestCancelled, serverNeedsLogin, serverTimeout, serverUnavailable } from './errors.js';
-import { isLoginRequired, loginReason } from '../auth/errors.js';
-import { StoredTokenAuth } from '../auth/stored-token-auth.js';
+import { isLoginRequired } from '../auth/errors.js';
 import type { CredentialStore } from '../auth/credential-store.js';
+import { LoginGate } from './login-gate.js';
 import { RetrySchedule } from './retry-schedule.js';
 import { StderrTail } from './stderr-tail.js';
 import { serverRedactor } from './secrets.js';
@@ -99,6 +99,7 @@ export class Connection extends EventEmitter {
   private readonly redact: (text: string) => string;
   private readonly progress = new ProgressRouter();
   private readonly log: Logger;
+  private readonly login: LoginGate;
 
   constructor(
     readonly config: ServerConfig,
@@ -113,6 +114,7 @@ export class Connection extends EventEmitter {
     this.log = moduleLogger('servers', { server: config.key });
     this.resilience = options.resilience ?? DEFAULT_RESILIENCE;
     this.retry = new RetrySchedule(this.resilience.retry);
+    this.login = new LoginGate(config, options.credentials, this.log, this.redact);
     this.breaker = new ServerBreaker(this.key, this.resilience.breaker, this.log, () => this.emit('state', this.state));
   }
 
@@ -151,7 +153,7 @@ export class Connection extends EventEmitter {
       nextRetryAt: iso(this.retry.nextRetryAt),
       restarts: this.restarts,
       lastError: this.lastError ?? null,
-      needsLogin: this.needsLogin(),
+      needsLogin: this.login.blocked,
       serverInfo: this.serverVersion ?? null,
     };
   }
@@ -169,7 +171,7 @@ export class Connection extends EventEmitter {
     if (this.client && this.lifecycle !== 'connecting') return Promise.resolve();
     if (this.lifecycle === 'stopped') return Promise.reject(serverUnavailable(this.key, 'it was stopped'));
     // Nothing changes until someone logs in: fail at once, without a request the server would refuse.
-    if (this.needsLogin()) return Promise.reject(serverNeedsLogin(this.key));
+    if (this.login.blocked) return Promise.reject(serverNeedsLogin(this.key));
     if (!this.starting) {
       this.retry.cancel();
       this.starting = this.attempt().finally(() => {
@@ -185,7 +187,7 @@ export class Connection extends EventEmitter {
       await this.connect();
     } catch (error) {
       this.downSince ??= new Date();
-      if (isLoginRequired(error) || this.needsLogin()) {
+      if (isLoginRequired(error) || this.login.blocked) {
         if (this.lifecycle !== 'stopped') this.setState('failed'); // no retry: only a login helps
         throw error;
       }
@@ -219,7 +221,7 @@ export class Connection extends EventEmitter {
 
     let built;
     try {
-      built = buildTransport(this.config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES, auth: this.storedAuth() });
+      built = buildTransport(this.config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES, auth: this.login.auth() });
     } catch (error) {
       this.noteFailure(`invalid transport settings: ${(error as Error).message}`);
       throw serverUnavailable(this.key, this.lastError!);
@@ -320,36 +322,16 @@ export class Connection extends EventEmitter {
     }
   }
 
-  private remoteConfig() {
-    return this.config.transport === 'stdio' ? undefined : this.config;
-  }
-
-  /** The stored login for a remote server without its own Authorization header, when logins are kept. */
-  private storedAuth(): StoredTokenAuth | undefined {
-    const remote = this.remoteConfig();
-    if (!remote || !this.options.credentials) return undefined;
-    if (Object.keys(remote.headers).some((name) => name.toLowerCase() === 'authorization')) return undefined;
-    return new StoredTokenAuth(remote, this.options.credentials, this.log);
-  }
-
-  /** Whether the server refused us for good and nobody has logged in since (shared by every connection to it). */
-  private needsLogin(): boolean {
-    const remote = this.remoteConfig();
-    return remote !== undefined && this.options.credentials !== undefined && this.options.credentials.loginNeeded(remote);
-  }
-
-  /** The server refused us for good: remember the credentials as they are now, and retry nothing until they change. */
+  /** The server refused us for good: remember it (for every connection to it), and retry nothing until a login. */
   private needLogin(error: unknown): void {
-    const remote = this.remoteConfig();
-    if (remote) this.options.credentials?.markLoginNeeded(remote);
+    if (!this.login.blocked) this.login.refused(error);
     this.retry.cancel();
     this.lastError = serverNeedsLogin(this.key).message;
-    this.log.warn({ reason: this.redact(loginReason(error)) }, 'the server needs a login');
   }
 
   /** A call found the login gone (revoked, refresh refused): drop the connection; calls fail at once until a login. */
   private loginLost(client: Client, error: unknown): never {
-    if (!this.needsLogin()) this.needLogin(error);
+    this.needLogin(error);
     if (this.client === client) {
       this.client = undefined;
       this.health?.stop();

@@ -1,9 +1,10 @@
 // Remote servers that need a login: `switchboard login` through the real CLI against a local OAuth
 // authorization server and protected MCP server (test/fixtures/oauth-server.ts), the stored tokens
 // (0600), calls through the gateway with them, refresh of an expired token, a revoked login that
-// stops with the login hint and no retry storm, a pre-registered client, and `sendResource: false`.
+// stops with the login hint and no retry storm, a legacy SSE server, a pre-registered client, and
+// `sendResource: false`.
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -95,9 +96,15 @@ describe('switchboard login and remote servers that need one', () => {
     expect(row.lastError).toBe('remote needs a login: run switchboard login remote');
     expect(row.needsLogin).toBe(true);
 
+    type Doctor = { checks: Array<{ area: string; status: string; message: string; fix?: string }> };
+    const doctorBefore = JSON.parse((await runCli(['doctor', '--json', '--config', config], dataDir)).stdout) as Doctor;
+    expect(doctorBefore.checks).toContainEqual(expect.objectContaining({ area: 'server remote', status: 'warn', fix: 'switchboard login remote' }));
+
     const login = await loginThroughCli(config, dataDir);
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toContain('Logged in to remote (a client registered for Switchboard');
+    const doctorAfter = JSON.parse((await runCli(['doctor', '--json', '--config', config], dataDir)).stdout) as Doctor;
+    expect(doctorAfter.checks).toContainEqual(expect.objectContaining({ area: 'server remote', status: 'ok', message: expect.stringMatching(/^logged in \(access token valid until /) }));
     expect(login.stdout).not.toContain(stored(dataDir).tokens!.access_token);
 
     const file = tokensFile(dataDir);
@@ -188,6 +195,56 @@ describe('switchboard login and remote servers that need one', () => {
     const result = await runCli(['call', 'remote_whoami', '{}', '--config', config], dataDir);
     expect(result.stdout + result.stderr).toContain('you are logged in');
     expect(grants(auth, 'refresh_token')).toHaveLength(1);
+  });
+
+  it('logs in to a legacy HTTP+SSE server and calls it with the token, refreshed after a 401', async () => {
+    const auth = await fixture();
+    const config = await writeConfig({ legacy: { type: 'sse', url: auth.sseUrl } });
+    const dataDir = path.join(path.dirname(config), 'data');
+    const login = await loginThroughCli(config, dataDir, 'legacy');
+    expect(login.code, login.stderr).toBe(0);
+    expect(auth.seen.find((r) => r.path === '/authorize')!.params.resource).toBe(auth.sseUrl);
+    const first = await runCli(['call', 'legacy_whoami', '{}', '--config', config], dataDir);
+    expect(first.stdout + first.stderr).toContain('you are logged in');
+    auth.expireAccessTokens();
+    const second = await runCli(['call', 'legacy_whoami', '{}', '--config', config], dataDir);
+    expect(second.stdout + second.stderr).toContain('you are logged in');
+    expect(grants(auth, 'refresh_token')).toHaveLength(1);
+  });
+
+  it('refuses a callback whose state does not match, and gives up when the browser never comes back', async () => {
+    const { config, dataDir } = await setUp();
+    const child = spawn(process.execPath, [CLI, 'login', 'remote', '--config', config, '--data-dir', dataDir], { cwd: REPO, env: { ...process.env, NO_COLOR: '1', BROWSER: 'none' } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    const url = await waitFor(() => /^\s+(http:\/\/\S+\/authorize\?\S+)$/m.exec(output)?.[1], 'the authorization URL', 60_000);
+    const location = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
+    location.searchParams.set('state', 'forged');
+    expect((await fetch(location)).status).toBe(400);
+    expect(await exited).toBe(1);
+    expect(output).toContain('its state does not match');
+    expect(existsSync(path.join(dataDir, 'oauth'))).toBe(false);
+
+    const timedOut = await runCli(['login', 'remote', '--no-browser', '--timeout', '1', '--config', config], dataDir);
+    expect(timedOut.code).toBe(1);
+    expect(timedOut.stderr).toContain('no answer from the browser within 1 s');
+  });
+
+  it('a server whose own Authorization header is refused says so, and gets no stored login', async () => {
+    const auth = await fixture();
+    const config = await writeConfig({ remote: { type: 'http', url: auth.mcpUrl, headers: { Authorization: 'Bearer not-a-valid-token' } } });
+    const dataDir = path.join(path.dirname(config), 'data');
+    const servers = await runCli(['servers', '--json', '--config', config], dataDir);
+    expect(servers.code).toBe(1);
+    const row = (JSON.parse(servers.stdout) as Array<{ key: string; lastError: string; needsLogin: boolean }>).find((r) => r.key === 'remote')!;
+    expect(row.lastError).toBe(`${auth.mcpUrl} refused the "Authorization" header of the config (HTTP 401): renew that token, or remove the header and run switchboard login remote`);
+    expect(row.needsLogin).toBe(false);
+    expect(row.lastError).not.toContain('not-a-valid-token');
   });
 
   it('sendResource: false leaves the resource parameter out everywhere (an identity provider that rejects it)', async () => {

@@ -72,6 +72,15 @@ describe('config shapes', () => {
     expect(config.servers).toEqual([{ key: 'remote', transport: 'http', url: 'https://x.example/mcp', headers: { 'X-Key': 'k' }, disabled: false }]);
   });
 
+  it('reads a remote entry\'s oauth field, with ${VAR} expanded in it, and refuses an unknown key there', async () => {
+    const oauth = { clientId: 'preset', clientSecret: '${GITHUB_TOKEN}', scopes: ['mcp:read'], sendResource: false, redirectPort: 8765 };
+    const config = await load({ mcpServers: { remote: { url: 'https://x.example/mcp', oauth } } });
+    expect(config.servers).toEqual([{ key: 'remote', transport: 'http', url: 'https://x.example/mcp', headers: {}, oauth: { ...oauth, clientSecret: 'ghp_x' }, disabled: false }]);
+    const error = await errorOf(() => load({ mcpServers: { remote: { url: 'https://x.example/mcp', oauth: { clientID: 'typo' } } } }));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toMatch(/server "remote": field "oauth/);
+  });
+
   it('reads the Claude Desktop shape', async () => {
     const config = await load({ mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } } });
     expect(config.servers.map((s) => s.key)).toEqual(['memory']);
