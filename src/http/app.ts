@@ -23,6 +23,10 @@ import { parseSince } from '../cli/metrics.js';
 import { optimizationEventStream } from './optimize-events.js';
 import { registerPinRoutes } from './pin-routes.js';
 import { registerActivityRoute } from './activity-route.js';
+import { registerToolsRoute } from './tools-route.js';
+import { registerToolsetRoutes } from './toolset-routes.js';
+import { registerMetricsSeriesRoute } from './metrics-series-route.js';
+import { registerDashboardRoute } from './dashboard-route.js';
 
 const MODES: readonly Mode[] = ['passthrough', 'toolset', 'meta', 'auto'];
 const embedRequest = z.strictObject({ force: z.boolean().optional() });
@@ -186,6 +190,11 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
   });
 
   registerPinRoutes(app, gateway);
+  // The dashboard (docs/dashboard.md): its files at /ui/, and the admin routes it reads beyond the ones above.
+  registerToolsRoute(app, gateway);
+  registerToolsetRoutes(app, gateway);
+  registerMetricsSeriesRoute(app, gateway);
+  registerDashboardRoute(app);
   // Live activity (calls, server requests, correlation ids) as server-sent events (docs/logging.md).
   registerActivityRoute(app, gateway.activity);
 
@@ -253,7 +262,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
   perServer('/servers');
   perServer('/s');
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers, /api/metrics, /api/calls, /api/activity, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; dashboard: /ui/; admin: /api/servers, /api/tools, /api/toolsets, /api/metrics, /api/metrics/series, /api/calls, /api/activity, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
   return { app, sessions };
 }
 
