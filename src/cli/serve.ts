@@ -167,6 +167,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
         clients,
         unauthenticatedAdmin: config.settings.http.unauthenticatedAdmin,
         limits: config.settings.limits,
+        configFile: config.file,
         ...(options.toolset && { toolset: options.toolset }),
       });
     } catch (error) {

@@ -20,6 +20,8 @@ export interface HttpFaceOptions {
   limits?: LimitSettings;
   /** /mcp serves exactly this saved toolset (overrides mode). */
   toolset?: string;
+  /** The config file the admin API may write (added servers, persisted tool selections). */
+  configFile?: string;
 }
 
 export interface RunningHttpFace {
