@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { connectHttp, npmServer, REPO, startHttpGateway, waitFor, writeConfig, type ConnectedClient, type RunningGateway } from '../helpers/gateway.js';
 import { hashToken, newToken } from '../../src/http/tokens.js';
+import { api } from '../helpers/admin-api.js';
+import { SUM_PROMPTS } from '../optimize/sum-prompts.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.join(REPO, 'test-results/ui');
@@ -33,16 +35,23 @@ describe('web dashboard', () => {
   let gateway: RunningGateway;
   let client: ConnectedClient;
   let page: Page;
+  /** A second gateway that requires client tokens (started alongside the first). */
+  let guarded: RunningGateway;
+  const token = newToken();
 
   beforeAll(async () => {
     requireChromium();
     await mkdir(SHOTS, { recursive: true });
-    const config = await writeConfig({ everything: npmServer('everything'), memory: npmServer('memory', [], { MEMORY_FILE_PATH: path.join(SHOTS, '..', 'ui-memory.jsonl') }) }, { http: { unauthenticatedAdmin: true } });
-    [browser, gateway] = await Promise.all([
+    const config = await writeConfig({ everything: npmServer('everything'), memory: npmServer('memory', [], { MEMORY_FILE_PATH: path.join(SHOTS, '..', 'ui-memory.jsonl') }) }, { http: { unauthenticatedAdmin: true }, optimization: { enabled: true } });
+    const guardedConfig = await writeConfig({ memory: npmServer('memory') }, { clients: [{ name: 'dashboard', tokenHash: hashToken(token), admin: true }] });
+    [browser, gateway, guarded] = await Promise.all([
       chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] }),
       startHttpGateway(config),
+      startHttpGateway(guardedConfig),
     ]);
     client = await connectHttp(gateway.url);
+    const saved = await api(gateway.url, 'POST', '/api/optimize/prompts', { server: 'everything', prompts: SUM_PROMPTS });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
     // Real calls, a failing one among them, so statistics, charts and sparklines have data.
     for (let i = 0; i < 4; i++) await client.client.callTool({ name: 'everything_echo', arguments: { message: `hello ${i}` } });
     await client.client.callTool({ name: 'everything_get-sum', arguments: { a: 2, b: 3 } });
@@ -60,6 +69,7 @@ describe('web dashboard', () => {
     await client?.close().catch(() => undefined);
     await browser?.close();
     await gateway?.close();
+    await guarded?.close();
   });
 
   it('Servers: each server with its state and tools; Configure Tools by clicking changes tools/list for a connected client', async () => {
@@ -87,6 +97,24 @@ describe('web dashboard', () => {
     }, 'tools/list without the unchecked tools', 30_000);
     expect(names).not.toContain('memory_delete_relations');
     await memoryRow.locator('[data-testid="tool-count"]', { hasText: '7/9' }).waitFor({ timeout: 30_000 });
+
+    // Restart by clicking: the restart is counted.
+    const everythingRow = page.locator('tr[data-server="everything"]');
+    await everythingRow.getByRole('button', { name: 'Restart' }).click();
+    await everythingRow.locator('td', { hasText: /^1$/ }).waitFor({ timeout: 30_000 });
+
+    // Add Server: a stdio command with arguments and env, picked up live.
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const add = page.getByRole('dialog', { name: 'Add server' });
+    await add.locator('input[name="server-key"]').fill('notes');
+    await add.locator('input[name="server-command"]').fill(process.execPath);
+    await add.locator('textarea[name="server-args"]').fill(npmServer('memory').args.join('\n'));
+    await add.locator('textarea[name="server-env"]').fill(`MEMORY_FILE_PATH=${path.join(SHOTS, '..', 'ui-notes.jsonl')}`);
+    await shot(page, 'add-server');
+    await add.getByRole('button', { name: 'Add server' }).click();
+    await add.waitFor({ state: 'detached' });
+    await page.locator('tr[data-server="notes"] [data-testid="tool-count"]', { hasText: '9/9' }).waitFor({ timeout: 30_000 });
+    await waitFor(async () => (await toolNames(client)).includes('notes_read_graph'), 'the added server in tools/list', 30_000);
   });
 
   it('Tools: the real index with statistics and sparklines, search ranking, and a drawer with the schema', async () => {
@@ -171,19 +199,39 @@ describe('web dashboard', () => {
     await shot(page, 'activity');
   });
 
-  it('Optimization: per server how many tools are optimized, with canonical and current text', async () => {
+  it('Optimization: start a run by clicking, watch its progress, see before → after, revert', async () => {
     await page.goto(`${gateway.url}/ui/#/optimization`);
     const server = page.locator('.opt-server[data-server="everything"]');
-    await server.getByText(/\d+\/\d+ tools optimized/).waitFor();
-    await server.locator('tr', { hasText: 'echo' }).first().click();
-    await server.getByText('Canonical').waitFor();
+    await server.getByText(/0\/\d+ tools optimized/).waitFor();
+    await server.getByRole('button', { name: 'Optimize tools…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Optimize tools: everything' });
+    expect(await dialog.locator('input[name="get-sum"]').isChecked()).toBe(true);
+    await dialog.locator('label', { hasText: 'Candidates per tool' }).locator('input').fill('2');
+    await dialog.getByRole('button', { name: 'Start' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const run = page.getByTestId('optimize-run');
+    await run.waitFor();
+    await page.locator('[data-testid="optimize-run"][data-state="completed"]').waitFor({ timeout: 90_000 });
+    expect(await run.innerText()).toContain('everything.get-sum');
+    await server.getByText(/1\/\d+ tools optimized/).waitFor();
+
+    const row = server.locator('tr[data-tool="get-sum"]');
+    expect(await row.innerText()).toContain('optimized');
+    await row.click();
+    const detail = page.getByTestId('optimize-detail');
+    await detail.getByText('Success per category, before → after').waitFor();
+    await detail.getByText('add 12 and 30, what is the total').waitFor();
     await shot(page, 'optimization');
+    // The promoted text is what clients see now.
+    const listed = (await client.client.listTools()).tools.find((t) => t.name === 'everything_get-sum')!;
+    const promoted = await detail.locator('pre.text').nth(1).innerText();
+    expect(listed.description).toBe(promoted);
+
+    await detail.getByRole('button', { name: 'Revert' }).click();
+    await server.getByText(/0\/\d+ tools optimized/).waitFor();
   });
 
   it('asks for a token when the gateway requires one, then shows the data', async () => {
-    const token = newToken();
-    const config = await writeConfig({ memory: npmServer('memory') }, { clients: [{ name: 'dashboard', tokenHash: hashToken(token), admin: true }] });
-    const guarded = await startHttpGateway(config);
     const tab = await browser.newPage({ viewport: { width: 1200, height: 700 } });
     try {
       await tab.goto(`${guarded.url}/ui/`);
@@ -200,7 +248,6 @@ describe('web dashboard', () => {
       expect(await tab.getByRole('dialog', { name: 'Token required' }).count()).toBe(0);
     } finally {
       await tab.close();
-      await guarded.close();
     }
   });
 });

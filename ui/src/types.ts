@@ -98,3 +98,57 @@ export interface SearchHit {
   server?: string;
   score?: number;
 }
+
+export interface Rate {
+  rate: number;
+  low: number;
+  high: number;
+  runs: number;
+  successes: number;
+}
+
+export interface OptimizeToolState {
+  tool: string;
+  enabled: boolean;
+  optimized: boolean;
+  forced: boolean;
+  stale: boolean;
+  canonical: { text: string; chars: number };
+  promoted?: { text: string; chars: number; candidateId?: string; promotedAt: number };
+  prompts: { direct: number; indirect: number; negative: number; total: number };
+  candidates: number;
+  evaluation?: { batch: string; candidateId?: string; passes: boolean; refused?: string; categories: Array<{ category: string; before: Rate; after?: Rate }> };
+}
+
+export interface OptimizeServerState {
+  server: string;
+  optimized: number;
+  total: number;
+  tools: OptimizeToolState[];
+}
+
+export interface RunProgress {
+  id: string;
+  state: 'running' | 'completed' | 'cancelled' | 'failed';
+  backend: string;
+  servers: string[];
+  startedAt: string;
+  finishedAt?: string;
+  phase: string;
+  server?: string;
+  tool?: string;
+  done: number;
+  total: number;
+  etaMs?: number;
+  promptsTested?: { direct: number; indirect: number; negative: number };
+  candidate?: { n: number; m: number };
+  outcomes: Array<{ server: string; tool: string; skipped?: string; candidates?: number; passing?: string; promoted?: string; refused?: string; overallRate?: number }>;
+  error?: string;
+}
+
+export interface OptimizeState {
+  servers: OptimizeServerState[];
+  run: RunProgress | null;
+  defaults: { candidates: number; repeats: number; backend: string; autoPromoteThreshold: number };
+  backends: string[];
+}

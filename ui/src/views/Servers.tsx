@@ -1,12 +1,13 @@
 // Owns the Servers view: every configured server with its state, tool count, uptime, restarts and last
-// error, and the Configure Tools dialog (a checklist of the server's discovered tools; saving applies live
-// through PUT /api/servers/:key/tools).
+// error; restarting one; the Configure Tools dialog (a checklist of the server's discovered tools; saving
+// applies live through PUT /api/servers/:key/tools, optionally written to the config file); Add Server.
 import { useMemo, useState } from 'preact/hooks';
 import { api, get } from '../api';
 import { useResource } from '../hooks';
 import { duration } from '../format';
 import { Badge, Empty, ErrorNote } from '../components/Bits';
 import { Modal } from '../components/Overlay';
+import { AddServer } from './AddServer';
 import type { ServerStatus, ToolRow } from '../types';
 
 interface Props {
@@ -18,6 +19,21 @@ interface Props {
 export function ServersView({ servers, serversError, reloadServers }: Props) {
   const tools = useResource(() => get<{ tools: ToolRow[]; pending: string[] }>('/api/tools'), [], 10_000);
   const [configuring, setConfiguring] = useState<string | undefined>(undefined);
+  const [adding, setAdding] = useState(false);
+  const [busy, setBusy] = useState<string | undefined>(undefined);
+  const [actionError, setActionError] = useState<string | undefined>(undefined);
+  const restart = async (key: string) => {
+    setBusy(key);
+    setActionError(undefined);
+    try {
+      await api('POST', `/api/servers/${encodeURIComponent(key)}/restart`);
+    } catch (e) {
+      setActionError(`Restart ${key}: ${(e as Error).message}`);
+    } finally {
+      setBusy(undefined);
+      await Promise.all([reloadServers(), tools.reload()]);
+    }
+  };
   const byServer = useMemo(() => {
     const map = new Map<string, ToolRow[]>();
     for (const t of tools.data?.tools ?? []) map.set(t.server, [...(map.get(t.server) ?? []), t]);
@@ -29,8 +45,10 @@ export function ServersView({ servers, serversError, reloadServers }: Props) {
       <div class="view-head">
         <h1>Servers</h1>
         <span class="muted">{servers ? `${servers.length} configured` : ''}</span>
+        <span class="spacer" />
+        <button class="primary" onClick={() => setAdding(true)}>Add server</button>
       </div>
-      <ErrorNote message={serversError} />
+      <ErrorNote message={serversError ?? actionError} />
       {servers && servers.length === 0 && <Empty>No servers are configured. Add one to the config file's mcpServers.</Empty>}
       {servers && servers.length > 0 && (
         <table class="grid" data-testid="servers-table">
@@ -69,6 +87,7 @@ export function ServersView({ servers, serversError, reloadServers }: Props) {
                   <td class="num">{restarts}</td>
                   <td class="error-cell" title={lastError ?? ''}>{lastError ?? <span class="muted">none</span>}</td>
                   <td class="actions">
+                    <button disabled={busy === server.key} onClick={() => restart(server.key)}>{busy === server.key ? 'Restarting…' : 'Restart'}</button>{' '}
                     <button disabled={!list.length} onClick={() => setConfiguring(server.key)}>Configure tools</button>
                   </td>
                 </tr>
@@ -76,6 +95,15 @@ export function ServersView({ servers, serversError, reloadServers }: Props) {
             })}
           </tbody>
         </table>
+      )}
+      {adding && (
+        <AddServer
+          onClose={() => setAdding(false)}
+          onAdded={async () => {
+            setAdding(false);
+            await Promise.all([reloadServers(), tools.reload()]);
+          }}
+        />
       )}
       {configuring && (
         <ConfigureTools
@@ -96,6 +124,7 @@ function ConfigureTools({ server, tools, onClose, onSaved }: { server: string; t
   const [checked, setChecked] = useState(() => new Set(tools.filter((t) => t.enabled).map((t) => t.name)));
   const [error, setError] = useState<string | undefined>(undefined);
   const [saving, setSaving] = useState(false);
+  const [persist, setPersist] = useState(false);
   const toggle = (name: string) => {
     const next = new Set(checked);
     if (next.has(name)) next.delete(name);
@@ -108,7 +137,8 @@ function ConfigureTools({ server, tools, onClose, onSaved }: { server: string; t
     setError(undefined);
     try {
       // Every tool checked clears the selection, so tools the server adds later show up too.
-      await api('PUT', `/api/servers/${encodeURIComponent(server)}/tools`, all ? {} : { enabledTools: tools.filter((t) => checked.has(t.name)).map((t) => t.name) });
+      const selection = all ? {} : { enabledTools: tools.filter((t) => checked.has(t.name)).map((t) => t.name) };
+      await api('PUT', `/api/servers/${encodeURIComponent(server)}/tools`, { ...selection, ...(persist && { persist: true }) });
       await onSaved();
     } catch (e) {
       setError((e as Error).message);
@@ -139,7 +169,11 @@ function ConfigureTools({ server, tools, onClose, onSaved }: { server: string; t
         ))}
       </ul>
       <ErrorNote message={error} />
-      <p class="muted small">Saving restarts the server with the new selection; connected clients are told their tool list changed. It lasts until the gateway stops.</p>
+      <label class="check small">
+        <input type="checkbox" name="persist" checked={persist} onChange={() => setPersist(!persist)} />
+        <span>Write the selection into the config file (enabledTools), so it survives a restart of the gateway</span>
+      </label>
+      <p class="muted small">Saving applies at once: connected clients are told their tool list changed.{persist ? '' : ' Without writing it, it lasts until the gateway stops.'}</p>
       <footer class="overlay-foot">
         <button onClick={onClose}>Cancel</button>
         <button class="primary" disabled={saving || checked.size === 0} onClick={save}>{saving ? 'Saving…' : 'Save'}</button>
