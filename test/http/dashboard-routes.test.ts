@@ -193,4 +193,16 @@ describe('dashboard routes', () => {
     const unknown = await admin('/api/metrics/series?colour=red');
     expect(unknown.status).toBe(400);
   });
+
+  it('GET /api/tools lists a tool hidden by a tool selection, marked disabled and without an exposed name', async () => {
+    const put = await admin('/api/servers/everything/tools', { method: 'PUT', body: JSON.stringify({ disabledTools: ['get-env'] }) });
+    expect(put.status).toBe(200);
+    const hidden = await waitFor(async () => {
+      const { tools } = await json<{ tools: Array<Record<string, any>> }>(await admin('/api/tools'));
+      const env = tools.find((t) => t.name === 'get-env');
+      return env && env.enabled === false && tools.some((t) => t.name === 'echo' && t.enabled) ? env : undefined;
+    }, 'get-env listed as hidden', 30_000);
+    expect(hidden).toMatchObject({ server: 'everything', exposed: null, enabled: false });
+    expect(hidden.inputSchema).toBeTruthy();
+  });
 });

@@ -26,7 +26,6 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[] = [], ref
     } finally {
       if (alive.current) setLoading(false);
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   useEffect(() => {
     alive.current = true;

@@ -21,7 +21,6 @@ export function OptimizationView() {
 
   useEffect(() => {
     if (state.data?.run && !run) setRun(state.data.run);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.data]);
   useEffect(
     () =>
@@ -34,7 +33,6 @@ export function OptimizationView() {
         },
         onStatus: (s) => setStream(s),
       }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
   );
 
