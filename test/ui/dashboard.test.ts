@@ -131,6 +131,11 @@ describe('web dashboard', () => {
     // A tool hidden on the Servers view is still listed, marked hidden.
     await page.locator('tr[data-tool="memory.delete_entities"]', { hasText: 'hidden' }).waitFor();
 
+    // The token report per mode, from /api/tokens.
+    const bars = page.getByTestId('token-bars');
+    await bars.getByText('passthrough').waitFor();
+    expect(await bars.innerText()).toMatch(/meta\s+[\d,]+ tokens · 3 tools/);
+
     await page.getByRole('searchbox', { name: 'Search tools' }).fill('echo back a message');
     await page.locator('th', { hasText: 'Score' }).waitFor();
     const first = page.locator('[data-testid="tools-table"] tbody tr').first();

@@ -8,6 +8,7 @@ import { ago, ms, percent } from '../format';
 import { Badge, Empty, ErrorNote } from '../components/Bits';
 import { Drawer } from '../components/Overlay';
 import { Sparkline } from '../components/Sparkline';
+import { TokenBars } from '../components/TokenBars';
 import type { ToolRow } from '../types';
 
 interface SearchAnswer {
@@ -58,6 +59,7 @@ export function ToolsView() {
         <span class="muted">{search ? `${rows.length} ranked (${search.mode})` : tools.data ? `${tools.data.tools.length} tools` : ''}</span>
       </div>
       <ErrorNote message={tools.error ?? searchError} />
+      <TokenBars />
       {search?.note && <p class="muted small">{search.note}</p>}
       {tools.data && !tools.data.stored && <p class="muted small">This gateway runs without a store: no call statistics.</p>}
       {tools.data?.pending.length ? <p class="muted small">Still listing: {tools.data.pending.join(', ')}</p> : null}
