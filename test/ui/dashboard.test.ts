@@ -113,6 +113,10 @@ describe('web dashboard', () => {
     await shot(page, 'add-server');
     await add.getByRole('button', { name: 'Add server' }).click();
     await add.waitFor({ state: 'detached' });
+    // Its tools open in Configure Tools once discovered, all selected.
+    const discovered = page.getByRole('dialog', { name: 'Configure tools: notes' });
+    await discovered.getByText('Selected: 9/9 tools').waitFor({ timeout: 30_000 });
+    await discovered.getByRole('button', { name: 'Cancel' }).click();
     await page.locator('tr[data-server="notes"] [data-testid="tool-count"]', { hasText: '9/9' }).waitFor({ timeout: 30_000 });
     await waitFor(async () => (await toolNames(client)).includes('notes_read_graph'), 'the added server in tools/list', 30_000);
   });

@@ -23,7 +23,7 @@ function lines(text: string): string[] {
   return text.split('\n').map((l) => l.trim()).filter(Boolean);
 }
 
-export function AddServer({ onClose, onAdded }: { onClose(): void; onAdded(): Promise<void> }) {
+export function AddServer({ onClose, onAdded }: { onClose(): void; onAdded(key: string): Promise<void> }) {
   const [kind, setKind] = useState<'stdio' | 'http'>('stdio');
   const [key, setKey] = useState('');
   const [command, setCommand] = useState('');
@@ -46,7 +46,7 @@ export function AddServer({ onClose, onAdded }: { onClose(): void; onAdded(): Pr
     setSaving(true);
     try {
       await api('POST', '/api/servers', body);
-      await onAdded();
+      await onAdded(body.key);
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -92,7 +92,7 @@ export function AddServer({ onClose, onAdded }: { onClose(): void; onAdded(): Pr
             </label>
           </>
         )}
-        <p class="muted small">The server is checked like an entry of the config file, written into it, and started at once.</p>
+        <p class="muted small">The server is checked like an entry of the config file, written into it, and started at once; its tools open in Configure Tools when they are discovered.</p>
         <ErrorNote message={error} />
         <footer class="overlay-foot">
           <button type="button" onClick={onClose}>Cancel</button>

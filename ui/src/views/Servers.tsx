@@ -1,7 +1,7 @@
 // Owns the Servers view: every configured server with its state, tool count, uptime, restarts and last
 // error; restarting one; the Configure Tools dialog (a checklist of the server's discovered tools; saving
 // applies live through PUT /api/servers/:key/tools, optionally written to the config file); Add Server.
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, get } from '../api';
 import { useResource } from '../hooks';
 import { duration } from '../format';
@@ -20,6 +20,8 @@ export function ServersView({ servers, serversError, reloadServers }: Props) {
   const tools = useResource(() => get<{ tools: ToolRow[]; pending: string[] }>('/api/tools'), [], 10_000);
   const [configuring, setConfiguring] = useState<string | undefined>(undefined);
   const [adding, setAdding] = useState(false);
+  /** A server just added: Configure Tools opens once its tools are discovered. */
+  const [awaiting, setAwaiting] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState<string | undefined>(undefined);
   const [actionError, setActionError] = useState<string | undefined>(undefined);
   const restart = async (key: string) => {
@@ -39,6 +41,16 @@ export function ServersView({ servers, serversError, reloadServers }: Props) {
     for (const t of tools.data?.tools ?? []) map.set(t.server, [...(map.get(t.server) ?? []), t]);
     return map;
   }, [tools.data]);
+  useEffect(() => {
+    if (!awaiting) return;
+    if (byServer.get(awaiting)?.length) {
+      setConfiguring(awaiting);
+      setAwaiting(undefined);
+      return;
+    }
+    const timer = setTimeout(() => void tools.reload(), 1000);
+    return () => clearTimeout(timer);
+  }, [awaiting, byServer]);
 
   return (
     <section>
@@ -99,8 +111,9 @@ export function ServersView({ servers, serversError, reloadServers }: Props) {
       {adding && (
         <AddServer
           onClose={() => setAdding(false)}
-          onAdded={async () => {
+          onAdded={async (key) => {
             setAdding(false);
+            setAwaiting(key);
             await Promise.all([reloadServers(), tools.reload()]);
           }}
         />
