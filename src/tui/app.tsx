@@ -165,17 +165,19 @@ export function App({ client, target, exportDir = process.cwd() }: { client: Adm
         <Text dimColor wrap="truncate">{`${target.url} (${target.source === 'daemon' ? 'daemon' : target.source === 'flag' ? '--url' : 'default'}) · ${viewTitle(view)}`}</Text>
       )}
       <Box flexGrow={1} flexDirection="column">
-        {modal ? (
-          <ModalHost modal={modal} client={client} close={() => setModal(undefined)} open={setModal} notify={notify} optimization={optimization.data} reloadOptimization={optimization.reload} perform={perform} run={current} exportDir={exportDir} width={Math.min(size.columns, 80)} height={height} />
-        ) : view === 'servers' ? (
-          <ServersView {...viewProps} />
-        ) : view === 'activity' ? (
-          <ActivityView {...viewProps} epoch={activityEpoch} />
-        ) : view === 'search' ? (
-          <SearchView {...viewProps} />
-        ) : (
-          <OptimizationView {...viewProps} state={optimization.data} error={optimization.error} reload={optimization.reload} run={current} />
-        )}
+        {modal && <ModalHost modal={modal} client={client} close={() => setModal(undefined)} open={setModal} notify={notify} optimization={optimization.data} reloadOptimization={optimization.reload} perform={perform} run={current} exportDir={exportDir} width={Math.min(size.columns, 80)} height={height} />}
+        {/* The view stays mounted under a modal (hidden), so its selection and live log survive. */}
+        <Box display={modal ? 'none' : 'flex'} flexDirection="column">
+          {view === 'servers' ? (
+            <ServersView {...viewProps} />
+          ) : view === 'activity' ? (
+            <ActivityView {...viewProps} epoch={activityEpoch} />
+          ) : view === 'search' ? (
+            <SearchView {...viewProps} />
+          ) : (
+            <OptimizationView {...viewProps} state={optimization.data} error={optimization.error} reload={optimization.reload} run={current} />
+          )}
+        </Box>
       </Box>
       {notice ? (
         <Text color="yellow" wrap="truncate">

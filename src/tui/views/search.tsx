@@ -14,7 +14,7 @@ export function SearchView({ client, active, height, width }: ViewProps) {
   const [answer, setAnswer] = useState<SearchAnswer>();
   const [error, setError] = useState<string>();
   const [selected, setSelected] = useState(0);
-  const tokens = usePoll(() => client.tokens(), 0);
+  const tokens = usePoll(() => client.tokens(), 3000);
 
   useEffect(() => {
     if (!query.trim()) {
