@@ -1,11 +1,11 @@
 // Owns the terminal UI's frame: which view is shown and which modal is open, the global keys (s l / o views,
 // Ctrl+K command menu, ? help, i connect, Esc back, q quit), the header (servers, port, optimizations, link state)
 // and the footer (the keys of what is shown). Views and modals live in their own modules.
-import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { Box, Text, useApp, useStdout } from 'ink';
 import { useCallback, useEffect, useState } from 'react';
 import type { AdminClient } from './client.js';
 import type { Target } from './target.js';
-import { usePoll, useStream } from './hooks.js';
+import { usePoll, useStream, useKeys } from './hooks.js';
 import { runProgress, type RunProgress } from './schemas.js';
 import { ServersView } from './views/servers.js';
 import { ActivityView } from './views/activity.js';
@@ -34,7 +34,7 @@ const FOOTERS: Record<ViewName, string> = {
   optimization: '↑↓ o optimize  d detail  p prompts  ^O all  ^E export  ^K menu  Esc back  q quit',
 };
 
-export function App({ client, target }: { client: AdminClient; target: Target }) {
+export function App({ client, target, exportDir = process.cwd() }: { client: AdminClient; target: Target; exportDir?: string }) {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const [size, setSize] = useState({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
@@ -112,7 +112,7 @@ export function App({ client, target }: { client: AdminClient; target: Target })
   );
 
   const typing = view === 'search';
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.ctrl && input === 'k') return setModal({ kind: 'menu' });
       if (key.ctrl && input === 'a') return perform('add-server');
@@ -165,17 +165,19 @@ export function App({ client, target }: { client: AdminClient; target: Target })
         <Text dimColor wrap="truncate">{`${target.url} (${target.source === 'daemon' ? 'daemon' : target.source === 'flag' ? '--url' : 'default'}) · ${viewTitle(view)}`}</Text>
       )}
       <Box flexGrow={1} flexDirection="column">
-        {modal ? (
-          <ModalHost modal={modal} client={client} close={() => setModal(undefined)} open={setModal} notify={notify} optimization={optimization.data} reloadOptimization={optimization.reload} perform={perform} run={current} width={Math.min(size.columns, 80)} height={height} />
-        ) : view === 'servers' ? (
-          <ServersView {...viewProps} />
-        ) : view === 'activity' ? (
-          <ActivityView {...viewProps} epoch={activityEpoch} />
-        ) : view === 'search' ? (
-          <SearchView {...viewProps} />
-        ) : (
-          <OptimizationView {...viewProps} state={optimization.data} error={optimization.error} reload={optimization.reload} run={current} />
-        )}
+        {modal && <ModalHost modal={modal} client={client} close={() => setModal(undefined)} open={setModal} notify={notify} optimization={optimization.data} reloadOptimization={optimization.reload} perform={perform} run={current} exportDir={exportDir} width={Math.min(size.columns, 80)} height={height} />}
+        {/* The view stays mounted under a modal (hidden), so its selection and live log survive. */}
+        <Box display={modal ? 'none' : 'flex'} flexDirection="column">
+          {view === 'servers' ? (
+            <ServersView {...viewProps} />
+          ) : view === 'activity' ? (
+            <ActivityView {...viewProps} epoch={activityEpoch} />
+          ) : view === 'search' ? (
+            <SearchView {...viewProps} />
+          ) : (
+            <OptimizationView {...viewProps} state={optimization.data} error={optimization.error} reload={optimization.reload} run={current} />
+          )}
+        </Box>
       </Box>
       {notice ? (
         <Text color="yellow" wrap="truncate">

@@ -7,6 +7,7 @@ import { AdminClient } from './client.js';
 import { resolveTarget } from './target.js';
 import { guardTerminal } from './terminal.js';
 import { App } from './app.js';
+import { KeysProvider } from './hooks.js';
 
 export interface TuiOptions {
   url?: string;
@@ -27,7 +28,11 @@ export async function tuiCommand(options: TuiOptions): Promise<void> {
     process.exit(error ? 1 : reason === 'SIGINT' ? 130 : 143);
   });
   try {
-    instance = render(<App client={client} target={target} />, { exitOnCtrlC: true, patchConsole: true });
+    instance = render(
+      <KeysProvider>
+        <App client={client} target={target} />
+      </KeysProvider>,
+      { exitOnCtrlC: true, patchConsole: true });
     await instance.waitUntilExit();
   } finally {
     guard.restore();

@@ -14,7 +14,7 @@ export function Bar({ fraction, width, color = 'green' }: { fraction: number; wi
 
 /** Five dots, filled in proportion (●●●○○ for 3 of 5). */
 export function dots(done: number, total: number, slots = 5): string {
-  const filled = total === 0 ? 0 : Math.round((done / total) * slots);
+  const filled = total === 0 || done === 0 ? 0 : Math.max(1, Math.round((done / total) * slots));
   return '●'.repeat(filled) + '○'.repeat(slots - filled);
 }
 

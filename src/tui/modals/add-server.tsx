@@ -1,7 +1,8 @@
 // Owns the Add Server form: a stdio command with args and env, or an HTTP URL with headers. ↑↓/Tab move between
 // fields, ←→ or space on Type switches stdio/http, Enter adds (the gateway validates it, writes it to the config
 // file and starts it), Esc cancels. Once added, Configure Tools opens for the new server.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks.js';
 import { useState } from 'react';
 import type { ModalProps } from './host.js';
 import { Modal } from '../components/modal.js';
@@ -48,7 +49,7 @@ export function AddServerModal({ client, close, open, notify }: ModalProps) {
     );
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (busy) return;
     if (key.escape) return close();
     if (key.return) return submit();

@@ -1,6 +1,7 @@
 // Owns the command menu (Ctrl+K): every action grouped, each with its key, narrowed by a fuzzy query as you type;
 // ↑↓ select, Enter runs, Esc closes.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks.js';
 import { useState } from 'react';
 import type { ModalProps } from './host.js';
 import { ACTIONS, fuzzyScore, type Action } from '../actions.js';
@@ -18,7 +19,7 @@ export function CommandMenu({ close, perform, width }: ModalProps) {
   const [query, setQuery] = useState('');
   const [cursor, setCursor] = useState(0);
   const matches = filterActions(query);
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) return close();
     if (key.upArrow) return setCursor((c) => Math.max(0, c - 1));
     if (key.downArrow) return setCursor((c) => Math.min(matches.length - 1, c + 1));

@@ -1,7 +1,8 @@
 // Owns Configure Tools: a checklist of every tool the server lists (with its description), pre-checked with what
 // is enabled now; space toggles, `a` Select All (or none), Enter Save (applied live and written into the config
 // file), Esc Cancel. Also opened when a newly added server's tools are first discovered.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks.js';
 import { useEffect, useState } from 'react';
 import type { ModalProps } from './host.js';
 import type { ServerTools } from '../schemas.js';
@@ -51,7 +52,7 @@ export function ConfigureToolsModal({ client, close, notify, server, firstTime, 
     );
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (saving) return;
     if (key.escape) return close();
     if (!tools) return;

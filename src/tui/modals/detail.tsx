@@ -1,6 +1,7 @@
 // Owns the Detail modal of one tool's optimization: status, canonical and promoted text with character counts,
 // per category before → after with intervals and bars, prompts tested; `r` Revert, `R` Re-optimize, `x` Export.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks.js';
 import type { ModalProps } from './host.js';
 import { Modal } from '../components/modal.js';
 import { Bar, cut, pct } from '../components/bars.js';
@@ -10,7 +11,7 @@ const interval = (r: Rate) => `${pct(r.rate)} [${pct(r.low)}–${pct(r.high)}]`;
 
 export function DetailModal({ client, close, open, notify, optimization, reloadOptimization, server, tool, width }: ModalProps & { server: string; tool: string }) {
   const state = optimization?.servers.find((s) => s.server === server)?.tools.find((t) => t.tool === tool);
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) return close();
     if (input === 'r' && state?.optimized)
       client.revert(server, tool).then(

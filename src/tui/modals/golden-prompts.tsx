@@ -1,9 +1,9 @@
 // Owns the Golden Prompts modal: a tool's prompts per category, each pass/fail (✓/✗, or · when not evaluated) with
 // its expected behaviour, and the success rate per category; ↑↓ scroll.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useState, type ReactElement } from 'react';
 import type { ModalProps } from './host.js';
-import { usePoll } from '../hooks.js';
+import { usePoll, useKeys } from '../hooks.js';
 import { Modal } from '../components/modal.js';
 import { cut, pct } from '../components/bars.js';
 
@@ -30,7 +30,7 @@ export function GoldenPromptsModal({ client, close, server, tool, width, height 
       });
   }
   const visible = Math.max(3, height - 5);
-  useInput((_input, key) => {
+  useKeys((_input, key) => {
     if (key.escape) return close();
     if (key.downArrow) setOffset((o) => Math.min(Math.max(0, lines.length - visible), o + 1));
     if (key.upArrow) setOffset((o) => Math.max(0, o - 1));

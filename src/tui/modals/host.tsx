@@ -32,6 +32,8 @@ export interface ModalProps {
   reloadOptimization(): void;
   perform(action: ActionId): void;
   run: RunProgress | undefined;
+  /** Where Export writes the report (the current folder). */
+  exportDir: string;
   width: number;
   height: number;
 }

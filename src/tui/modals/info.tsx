@@ -1,6 +1,7 @@
 // Owns the modals that only inform: Help (every key), Connect (how to point MCP clients at this gateway), and
 // Export (the optimization report written to a Markdown file in the current folder).
-import { Text, useInput } from 'ink';
+import { Text } from 'ink';
+import { useKeys } from '../hooks.js';
 import { useEffect, useState } from 'react';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { Modal } from '../components/modal.js';
 import { ACTIONS } from '../actions.js';
 
 export function HelpModal({ close, width }: ModalProps) {
-  useInput((_input, key) => {
+  useKeys((_input, key) => {
     if (key.escape || key.return) close();
   });
   return (
@@ -25,7 +26,7 @@ export function HelpModal({ close, width }: ModalProps) {
 }
 
 export function ConnectModal({ client, close, width }: ModalProps) {
-  useInput((_input, key) => {
+  useKeys((_input, key) => {
     if (key.escape || key.return) close();
   });
   const mcp = `${client.url}/mcp`;
@@ -41,11 +42,11 @@ export function ConnectModal({ client, close, width }: ModalProps) {
   );
 }
 
-export function ExportModal({ client, close, notify, server, width }: ModalProps & { server?: string }) {
+export function ExportModal({ client, close, notify, server, width, exportDir }: ModalProps & { server?: string }) {
   const [state, setState] = useState<string>('Exporting…');
   useEffect(() => {
     let live = true;
-    const file = path.resolve(`switchboard-optimization${server ? `-${server}` : ''}.md`);
+    const file = path.resolve(exportDir, `switchboard-optimization${server ? `-${server}` : ''}.md`);
     client
       .report(server)
       .then((text) => writeFile(file, text))
@@ -60,8 +61,8 @@ export function ExportModal({ client, close, notify, server, width }: ModalProps
     return () => {
       live = false;
     };
-  }, [client, server, notify]);
-  useInput((_input, key) => {
+  }, [client, server, notify, exportDir]);
+  useKeys((_input, key) => {
     if (key.escape || key.return) close();
   });
   return (

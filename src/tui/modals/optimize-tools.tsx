@@ -2,7 +2,8 @@
 // grayed out and unchecked, candidates per tool, prompts per category, backend, auto-promote threshold; Start /
 // Cancel) and Batch optimize of every server (tool count and an estimate of the evaluations). Progress then shows
 // in the Optimization view from /api/optimize/events.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks.js';
 import { useState } from 'react';
 import type { ModalProps } from './host.js';
 import type { ServerOptimization } from '../schemas.js';
@@ -90,7 +91,7 @@ export function OptimizeToolsModal({ client, close, notify, optimization, server
     );
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) return close();
     if (key.return) return start();
     if (key.upArrow) return setCursor((c) => Math.max(0, c - 1));
@@ -132,7 +133,7 @@ export function BatchModal({ client, close, notify, optimization, width }: Modal
   const estimate = estimateSelections(servers, settings.candidates, settings.prompts || undefined);
   const focus = SETTINGS[cursor];
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) return close();
     if (key.upArrow) return setCursor((c) => Math.max(0, c - 1));
     if (key.downArrow || key.tab) return setCursor((c) => Math.min(SETTINGS.length - 1, c + 1));

@@ -1,10 +1,10 @@
 // Owns the Activity view: forwarded calls live from GET /api/activity (time, client session, server, tool, status,
 // latency), newest at the bottom; `f` types a filter (`server:x tool:y status:error`, other words match anything),
 // Ctrl+L (handled by the app, through `epoch`) clears the log.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { ViewProps } from '../app.js';
-import { useStream } from '../hooks.js';
+import { useStream, useKeys } from '../hooks.js';
 import { activityEvent, type ActivityEvent } from '../schemas.js';
 import { cut } from '../components/bars.js';
 
@@ -25,30 +25,29 @@ export function matchesFilter(event: ActivityEvent, filter: string): boolean {
 
 export function ActivityView({ client, active, height, width, epoch }: ViewProps & { epoch: number }) {
   const [events, setEvents] = useState<ActivityEvent[]>([]);
-  const [filter, setFilter] = useState('');
-  const [editing, setEditing] = useState(false);
+  // One state for the filter and whether it is being typed: every key applies to the newest state.
+  const [{ filter, editing }, setFilterState] = useState({ filter: '', editing: false });
   const stream = useStream(client, '/api/activity?recent=100', (_type, data) => {
     const parsed = activityEvent.safeParse(data);
     if (parsed.success) setEvents((list) => [...list.slice(-(KEPT - 1)), parsed.data]);
   });
   useEffect(() => setEvents([]), [epoch]);
 
-  useInput(
-    (input, key) => {
-      if (editing) {
-        if (key.return || key.escape) setEditing(false);
-        else if (key.backspace || key.delete) setFilter((f) => f.slice(0, -1));
-        else if (input && !key.ctrl && !key.meta) setFilter((f) => f + input);
-        return;
-      }
-      if (input === 'f') setEditing(true);
-    },
+  useKeys(
+    (input, key) =>
+      setFilterState((state) => {
+        if (!state.editing) return input === 'f' && !key.ctrl ? { ...state, editing: true } : state;
+        if (key.return || key.escape) return { ...state, editing: false };
+        if (key.backspace || key.delete) return { ...state, filter: state.filter.slice(0, -1) };
+        if (input && !key.ctrl && !key.meta) return { ...state, filter: state.filter + input };
+        return state;
+      }),
     { isActive: active },
   );
 
   const shown = events.filter((e) => matchesFilter(e, filter));
   const rows = shown.slice(-Math.max(1, height - 3));
-  const errorWidth = Math.max(8, width - 66);
+  const errorWidth = Math.max(8, width - 71);
   return (
     <Box flexDirection="column">
       <Text>
@@ -58,12 +57,12 @@ export function ActivityView({ client, active, height, width, epoch }: ViewProps
       <Text bold>{`${'TIME'.padEnd(9)}${'CLIENT'.padEnd(9)}${'SERVER'.padEnd(14)}${'TOOL'.padEnd(18)}${'STATUS'.padEnd(11)}${'LATENCY'.padEnd(9)}ERROR`}</Text>
       {rows.length === 0 && <Text dimColor>{events.length ? 'Nothing matches the filter.' : 'No calls yet: they appear here as clients make them.'}</Text>}
       {rows.map((e, i) => (
-        <Box key={`${e.at}-${i}`}>
+        <Text key={`${e.at}-${i}`} wrap="truncate">
           <Text>{`${new Date(e.at).toTimeString().slice(0, 8).padEnd(9)}${cut(e.session?.slice(0, 8) ?? '-', 8).padEnd(9)}${cut(e.server, 13).padEnd(14)}${cut(e.tool ?? e.method ?? '', 17).padEnd(18)}`}</Text>
           <Text color={STATUS_COLORS[e.status ?? ''] ?? 'cyan'}>{(e.status ?? e.kind).padEnd(11)}</Text>
           <Text>{(e.durationMs === undefined ? '' : `${Math.round(e.durationMs)}ms`).padEnd(9)}</Text>
           <Text color="red">{cut(e.error ?? '', errorWidth)}</Text>
-        </Box>
+        </Text>
       ))}
     </Box>
   );

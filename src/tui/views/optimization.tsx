@@ -1,7 +1,8 @@
 // Owns the Optimization view: per server ●●●○○ n/m tools optimized, per tool its rates before → after per
 // category or "Not optimized", and the live progress of a run (phase, tool, prompts tested per category,
 // candidate n/m, bar, ETA). Keys: `o` on a server opens Optimize Tools, `d` Detail and `p` Golden Prompts on a tool.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks.js';
 import { useMemo, useState } from 'react';
 import type { ViewProps } from '../app.js';
 import type { OptimizeAnswer, RunProgress, ToolState } from '../schemas.js';
@@ -40,7 +41,7 @@ export function OptimizationView({ active, height, width, open, state, error, ru
   );
   const row = rows[Math.min(selected, rows.length - 1)];
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.upArrow) setSelected((i) => Math.max(0, i - 1));
       if (key.downArrow) setSelected((i) => Math.min(rows.length - 1, i + 1));

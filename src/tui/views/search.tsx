@@ -1,9 +1,9 @@
 // Owns the Search view: a query typed in place, the real search index's ranked tools (POST /api/tools/search) with
 // score bars and the search mode, and the token report of GET /api/tokens (tools/list size per mode) as bars.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { ViewProps } from '../app.js';
-import { usePoll } from '../hooks.js';
+import { usePoll, useKeys } from '../hooks.js';
 import type { SearchAnswer } from '../schemas.js';
 import { Bar, cut } from '../components/bars.js';
 
@@ -14,7 +14,7 @@ export function SearchView({ client, active, height, width }: ViewProps) {
   const [answer, setAnswer] = useState<SearchAnswer>();
   const [error, setError] = useState<string>();
   const [selected, setSelected] = useState(0);
-  const tokens = usePoll(() => client.tokens(), 0);
+  const tokens = usePoll(() => client.tokens(), 3000);
 
   useEffect(() => {
     if (!query.trim()) {
@@ -39,7 +39,7 @@ export function SearchView({ client, active, height, width }: ViewProps) {
     };
   }, [client, query]);
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.upArrow) return setSelected((i) => Math.max(0, i - 1));
       if (key.downArrow) return setSelected((i) => Math.min((answer?.tools.length ?? 1) - 1, i + 1));

@@ -1,9 +1,9 @@
 // Owns the Servers view: every configured server with its state, tools (enabled/listed), uptime, restarts and last
 // error; ↑↓ select, `r` restarts the selected server, `t` opens Configure Tools for it.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { ViewProps } from '../app.js';
-import { usePoll } from '../hooks.js';
+import { usePoll, useKeys } from '../hooks.js';
 import { cut, duration } from '../components/bars.js';
 import type { ServerRow } from '../schemas.js';
 
@@ -36,7 +36,7 @@ export function ServersView({ client, active, height, width, open, notify }: Vie
     };
   }, [client, keys, active]);
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.upArrow) setSelected((i) => Math.max(0, i - 1));
       if (key.downArrow) setSelected((i) => Math.min(list.length - 1, i + 1));
@@ -57,7 +57,7 @@ export function ServersView({ client, active, height, width, open, notify }: Vie
     { isActive: active },
   );
 
-  const errorWidth = Math.max(10, width - 58);
+  const errorWidth = Math.max(10, width - 57);
   return (
     <Box flexDirection="column">
       <Text bold>{`  ${'SERVER'.padEnd(16)}${'STATE'.padEnd(13)}${'TOOLS'.padEnd(8)}${'UPTIME'.padEnd(9)}${'RESTARTS'.padEnd(10)}LAST ERROR`}</Text>
@@ -66,12 +66,12 @@ export function ServersView({ client, active, height, width, open, notify }: Vie
         const restarts = row.connections.reduce((sum, c) => sum + c.restarts, 0);
         const error = row.error ?? row.connections.find((c) => c.lastError)?.lastError ?? '';
         return (
-          <Box key={row.key}>
+          <Text key={row.key} wrap="truncate">
             <Text color={i === selected ? 'cyan' : undefined}>{`${i === selected ? '› ' : '  '}${cut(row.key, 15).padEnd(16)}`}</Text>
             <Text color={STATE_COLORS[row.state] ?? 'white'}>{row.state.padEnd(13)}</Text>
             <Text>{`${(tools[row.key] ?? '…').padEnd(8)}${uptime(row).padEnd(9)}${String(restarts).padEnd(10)}`}</Text>
             <Text color="red">{cut(error, errorWidth)}</Text>
-          </Box>
+          </Text>
         );
       })}
     </Box>
