@@ -135,6 +135,11 @@ describe('web dashboard', () => {
     // A tool hidden on the Servers view is still listed, marked hidden.
     await page.locator('tr[data-tool="memory.delete_entities"]', { hasText: 'hidden' }).waitFor();
 
+    // Sorting by a column: the most called tool first.
+    await page.getByRole('button', { name: 'Calls' }).click();
+    expect(await page.locator('[data-testid="tools-table"] tbody tr').first().getAttribute('data-tool')).toBe('everything_echo');
+    await page.getByRole('button', { name: 'Calls ↓' }).waitFor();
+
     // The token report per mode, from /api/tokens.
     const bars = page.getByTestId('token-bars');
     await bars.getByText('passthrough').waitFor();

@@ -11,6 +11,17 @@ import { Sparkline } from '../components/Sparkline';
 import { TokenBars } from '../components/TokenBars';
 import type { ToolRow } from '../types';
 
+type SortKey = 'name' | 'server' | 'tokens' | 'calls' | 'success' | 'p50' | 'p95';
+const SORT_VALUE: Record<SortKey, (t: ToolRow) => number | string> = {
+  name: (t) => t.exposed ?? t.name,
+  server: (t) => t.server,
+  tokens: (t) => t.tokens,
+  calls: (t) => t.stats.calls,
+  success: (t) => t.stats.successRate ?? -1,
+  p50: (t) => t.stats.p50Ms ?? -1,
+  p95: (t) => t.stats.p95Ms ?? -1,
+};
+
 interface SearchAnswer {
   tools: Array<{ name: string; server: string; tool: string; score: number }>;
   mode: string;
@@ -23,6 +34,9 @@ export function ToolsView() {
   const [search, setSearch] = useState<SearchAnswer | undefined>(undefined);
   const [searchError, setSearchError] = useState<string | undefined>(undefined);
   const [open, setOpen] = useState<ToolRow | undefined>(undefined);
+  const [server, setServer] = useState('');
+  /** A clicked column header orders the rows (the search ranking otherwise); a second click reverses it. */
+  const [sort, setSort] = useState<{ key: SortKey; descending: boolean } | undefined>(undefined);
 
   useEffect(() => {
     const text = query.trim();
@@ -30,6 +44,7 @@ export function ToolsView() {
       setSearch(undefined);
       return;
     }
+    setSort(undefined); // a new query shows the index's ranking
     const timer = setTimeout(() => {
       api<SearchAnswer>('POST', '/api/tools/search', { query: text, top_k: 100 })
         .then((answer) => {
@@ -41,22 +56,46 @@ export function ToolsView() {
     return () => clearTimeout(timer);
   }, [query]);
 
+  const servers = useMemo(() => [...new Set((tools.data?.tools ?? []).map((t) => t.server))], [tools.data]);
   const rows = useMemo(() => {
-    const all = tools.data?.tools ?? [];
-    if (!search) return all.map((row) => ({ row, score: undefined as number | undefined }));
-    const index = new Map(all.map((t) => [`${t.server}\u0000${t.name}`, t]));
-    return search.tools.flatMap((hit) => {
-      const row = index.get(`${hit.server}\u0000${hit.tool}`);
-      return row ? [{ row, score: hit.score }] : [];
+    const all = (tools.data?.tools ?? []).filter((t) => !server || t.server === server);
+    let list: Array<{ row: ToolRow; score: number | undefined }>;
+    if (!search) list = all.map((row) => ({ row, score: undefined }));
+    else {
+      const index = new Map(all.map((t) => [`${t.server}\u0000${t.name}`, t]));
+      list = search.tools.flatMap((hit) => {
+        const row = index.get(`${hit.server}\u0000${hit.tool}`);
+        return row ? [{ row, score: hit.score }] : [];
+      });
+    }
+    if (!sort) return list;
+    const value = SORT_VALUE[sort.key];
+    const direction = sort.descending ? -1 : 1;
+    return [...list].sort((a, b) => {
+      const x = value(a.row);
+      const y = value(b.row);
+      return (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))) * direction;
     });
-  }, [tools.data, search]);
+  }, [tools.data, search, server, sort]);
+  const header = (key: SortKey, label: string, numeric = false) => (
+    <th class={`sortable ${numeric ? 'num' : ''}`} aria-sort={sort?.key === key ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+      <button class="link" onClick={() => setSort(sort?.key === key ? { key, descending: !sort.descending } : { key, descending: numeric })}>
+        {label}
+        {sort?.key === key ? (sort.descending ? ' ↓' : ' ↑') : ''}
+      </button>
+    </th>
+  );
 
   return (
     <section>
       <div class="view-head">
         <h1>Tools</h1>
         <input class="search" type="search" placeholder="Search tools (the gateway's search index)…" value={query} onInput={(e) => setQuery(e.currentTarget.value)} aria-label="Search tools" />
-        <span class="muted">{search ? `${rows.length} ranked (${search.mode})` : tools.data ? `${tools.data.tools.length} tools` : ''}</span>
+        <select value={server} onChange={(e) => setServer(e.currentTarget.value)} aria-label="Server">
+          <option value="">all servers</option>
+          {servers.map((key) => <option key={key} value={key}>{key}</option>)}
+        </select>
+        <span class="muted">{search ? `${rows.length} ranked (${search.mode})` : tools.data ? `${rows.length} tools` : ''}</span>
       </div>
       <ErrorNote message={tools.error ?? searchError} />
       <TokenBars />
@@ -68,14 +107,14 @@ export function ToolsView() {
         <table class="grid" data-testid="tools-table">
           <thead>
             <tr>
-              <th>Tool</th>
-              <th>Server</th>
+              {header('name', 'Tool')}
+              {header('server', 'Server')}
               {search && <th class="num">Score</th>}
-              <th class="num">Tokens</th>
-              <th class="num">Calls</th>
-              <th class="num">Success</th>
-              <th class="num">p50</th>
-              <th class="num">p95</th>
+              {header('tokens', 'Tokens', true)}
+              {header('calls', 'Calls', true)}
+              {header('success', 'Success', true)}
+              {header('p50', 'p50', true)}
+              {header('p95', 'p95', true)}
               <th>Latency</th>
               <th>Last error</th>
             </tr>
