@@ -16,6 +16,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json tsconfig.json ./
 COPY bin ./bin
 COPY src ./src
+COPY ui ./ui
 COPY scripts ./scripts
 COPY native ./native
 COPY examples ./examples

@@ -63,6 +63,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   private readonly log = moduleLogger('catalog');
   /** Each server's tools as listed, before the description overlay. */
   private readonly canonicalTools = new Map<string, Entry[]>();
+  /** Every tool a server listed at its last listing, before enabledTools / disabledTools (kept across restarts). */
+  private readonly discoveredTools = new Map<string, Entry[]>();
   /** Servers still on their first listing when a client was answered without them: their arrival is announced. */
   private readonly owed = new Set<string>();
   /** Tools withheld by strict pinning, per server, by original name. */
@@ -201,6 +203,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
       for (const kind of kinds) {
         const raw = await connection.listAll(kind);
         const repaired = kind === 'tools' ? repairTools(key, raw) : repairNamed(key, kindLabel(kind), kind === 'resourceTemplates' ? 'uriTemplate' : kind === 'resources' ? 'uri' : 'name', raw);
+        if (kind === 'tools') this.discoveredTools.set(key, repaired.items);
         next[kind] = kind === 'tools' ? selectTools(repaired.items, connection.config) : repaired.items;
         next.warnings.push(...repaired.warnings);
       }
@@ -270,6 +273,11 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     );
     const entry = this.fullToolNames.resolve(name);
     return entry && this.withheldTools.get(entry.serverKey)?.get(entry.originalName);
+  }
+
+  /** Every tool the server listed last, hidden ones (enabledTools / disabledTools) included; undefined before its first listing. */
+  discovered(key: string): Entry[] | undefined {
+    return this.pool.has(key) ? this.discoveredTools.get(key) : undefined;
   }
 
   /** The server's tools as it listed them (no overrides), if listed. */

@@ -24,6 +24,7 @@ export function optimizationHost(gateway: Gateway, settings: SwitchboardSettings
     optimizer,
     rule,
     backend: (name, context) => createBackend(settings.optimization.backends, name ?? 'retrieval', undefined, context),
+    defaults: { candidates: settings.optimization.candidates, repeats: settings.optimization.repeats, backends: ['retrieval', ...settings.optimization.backends.map((b) => b.name)] },
     async canonicalTools(server) {
       if (!gateway.pool.has(server)) throw new Error(`no server "${server}"; configured: ${gateway.pool.keys().join(', ')}`);
       const catalog = gateway.catalogFor(BARE_PROFILE);

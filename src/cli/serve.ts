@@ -169,6 +169,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
         clients,
         unauthenticatedAdmin: config.settings.http.unauthenticatedAdmin,
         limits: config.settings.limits,
+        configFile: config.file,
         ...(options.toolset && { toolset: options.toolset }),
         inboundEra,
       });
@@ -201,6 +202,7 @@ function banner(url: string, servers: string[]): string {
     '  Cursor:        in ~/.cursor/mcp.json: {"mcpServers": {"sb": {"url": "' + `${url}/mcp` + '"}}}',
     '  Inspector:     npx @modelcontextprotocol/inspector, transport "Streamable HTTP", URL ' + `${url}/mcp`,
     `  One server:    ${url}/servers/<key>/mcp (original tool names)`,
+    `  Dashboard:     ${url}/ui/ (in a browser)`,
     `  Health:        ${url}/healthz`,
     '',
     'Press Ctrl+C to stop.',

@@ -171,6 +171,19 @@ export class Gateway {
     return true;
   }
 
+  /**
+   * Restarts a server's connections (a server no client uses yet is started by listing it); every catalog
+   * re-lists it once it is back. Returns false for an unknown server.
+   */
+  async restartServer(key: string): Promise<boolean> {
+    if (!this.pool.has(key)) return false;
+    const connections = this.pool.connections(key);
+    await Promise.all(connections.map((c) => c.restart('restart requested through the admin API')));
+    await Promise.all([...this.catalogs.values()].map((catalog) => catalog.refresh(key)));
+    if (connections.length === 0) await this.catalogFor(BARE_PROFILE).refresh(key);
+    return true;
+  }
+
   private async applyConfigured(): Promise<void> {
     const servers = this.configured;
     const { added, removed, restarted } = await this.pool.apply(servers);

@@ -23,10 +23,15 @@ import { optimizationEventStream } from './optimize-events.js';
 import { registerPinRoutes } from './pin-routes.js';
 import { registerActivityRoute } from './activity-route.js';
 import type { InboundEraSetting } from '../gateway/era.js';
+import { registerToolsRoute } from './tools-route.js';
+import { registerToolsetRoutes } from './toolset-routes.js';
+import { registerMetricsSeriesRoute } from './metrics-series-route.js';
+import { registerDashboardRoute } from './dashboard-route.js';
+import { registerServerRoutes } from './server-routes.js';
+import { registerOptimizeRoutes } from './optimize-routes.js';
 
 const MODES: readonly Mode[] = ['passthrough', 'toolset', 'meta', 'auto'];
 const embedRequest = z.strictObject({ force: z.boolean().optional() });
-const toolSelection = z.strictObject({ enabledTools: z.array(z.string().min(1)).optional(), disabledTools: z.array(z.string().min(1)).optional() });
 
 export interface AppOptions extends GuardOptions {
   sessionIdleMs: number;
@@ -41,6 +46,8 @@ export interface AppOptions extends GuardOptions {
   toolset?: string;
   /** Serve 2026-07-28 requests next to 2025 sessions (auto, the default) or 2025 sessions only. */
   inboundEra?: InboundEraSetting;
+  /** The config file the admin API writes added servers and persisted tool selections into. */
+  configFile?: string;
 }
 
 export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ Variables: AuthVariables }>; sessions: HttpSessions } {
@@ -102,17 +109,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
     return c.json({ ...report, tokenBudget: gateway.meta.tokenBudget, maxTools: gateway.meta.maxTools });
   });
 
-  // Which tools of a server are visible: {"enabledTools"?: [...], "disabledTools"?: [...]}, until
-  // the gateway stops (put them in the config file to keep them).
-  app.put('/api/servers/:key/tools', async (c) => {
-    const key = c.req.param('key');
-    const parsed = toolSelection.safeParse(await c.req.json().catch(() => undefined));
-    if (!parsed.success) {
-      return c.json({ error: `Expected {"enabledTools"?: string[], "disabledTools"?: string[]}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}` }, 400);
-    }
-    if (!(await gateway.setToolSelection(key, parsed.data))) return c.json({ error: `Unknown server "${key}". Configured: ${gateway.pool.keys().join(', ') || 'none'}.` }, 404);
-    return c.json({ server: key, ...parsed.data });
-  });
+  registerServerRoutes(app, gateway, options.configFile);
 
   // Admin API over the store (docs/metrics.md): per-tool call statistics, their reset, the catalog audit log.
   const noStore = { error: 'this gateway has no store, so it keeps no call metrics or catalog changes (switchboard serve opens <data-dir>/switchboard.db)' };
@@ -186,8 +183,14 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
     if (!events) return c.json({ error: 'optimization is not enabled in this gateway: serve with --enable-optimization' }, 404);
     return optimizationEventStream(events, c.req.raw.signal);
   });
+  registerOptimizeRoutes(app, gateway);
 
   registerPinRoutes(app, gateway);
+  // The dashboard (docs/dashboard.md): its files at /ui/, and the admin routes it reads beyond the ones above.
+  registerToolsRoute(app, gateway);
+  registerToolsetRoutes(app, gateway);
+  registerMetricsSeriesRoute(app, gateway);
+  registerDashboardRoute(app);
   // Live activity (calls, server requests, correlation ids) as server-sent events (docs/logging.md).
   registerActivityRoute(app, gateway.activity);
 
@@ -255,7 +258,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
   perServer('/servers');
   perServer('/s');
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; admin: /api/servers, /api/metrics, /api/calls, /api/activity, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; dashboard: /ui/; admin: /api/servers, /api/tools, /api/optimize, /api/toolsets, /api/metrics, /api/metrics/series, /api/calls, /api/activity, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
   return { app, sessions };
 }
 

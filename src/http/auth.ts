@@ -1,7 +1,8 @@
 // Owns access control of the HTTP face: bearer tokens of configured clients (401 with
 // WWW-Authenticate when missing or wrong), admin routes (state-changing /api routes need an admin
 // client, or `http.unauthenticatedAdmin` on a loopback bind when no clients are configured), and
-// per-client rate limits (429 with Retry-After). The Host check in guard.ts is not access control.
+// per-client rate limits (429 with Retry-After). The dashboard's static files need no token: the page asks
+// for one and sends it with its admin API calls. The Host check in guard.ts is not access control.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AuthenticatedClient, ClientRegistry } from './clients.js';
 import { bearerToken } from './clients.js';
@@ -20,6 +21,11 @@ export type AuthVariables = { client: AuthenticatedClient | undefined };
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 /** POST routes under /api that only read (a search with a body). */
 const READ_POSTS = new Set(['/api/tools/search']);
+
+/** The dashboard's own files (src/http/dashboard-route.ts): they hold no data, so they load without a token. */
+export function isDashboardPath(path: string): boolean {
+  return path === '/' || path === '/ui' || path.startsWith('/ui/');
+}
 
 export function isAdminPath(path: string): boolean {
   return path.startsWith('/api/') || path === '/api' || path === '/metrics';
@@ -46,7 +52,7 @@ export function authGuard(options: AuthOptions): MiddlewareHandler<{ Variables: 
   const limiter = new RateLimiter();
   return async (c, next) => {
     const path = c.req.path;
-    if (path === '/healthz') return next();
+    if (path === '/healthz' || (isDashboardPath(path) && (c.req.method === 'GET' || c.req.method === 'HEAD'))) return next();
     const method = c.req.method;
     if (!options.clients.enabled) {
       c.set('client', undefined);

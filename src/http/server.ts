@@ -23,6 +23,8 @@ export interface HttpFaceOptions {
   toolset?: string;
   /** Serve 2026-07-28 requests next to 2025 sessions (auto, the default) or 2025 sessions only. */
   inboundEra?: InboundEraSetting;
+  /** The config file the admin API may write (added servers, persisted tool selections). */
+  configFile?: string;
 }
 
 export interface RunningHttpFace {

@@ -24,6 +24,8 @@ export interface OptimizationToolHost {
   canonicalTools(server: string): Promise<EvalTool[]>;
   /** A backend by name; `context` carries the calling client's sampling for the `sampling` backend. */
   backend(name?: string, context?: BackendContext): EvaluationBackend;
+  /** The settings' defaults for runs started through the admin API, and the backends that can be named. */
+  defaults?: { candidates: number; repeats: number; backends: string[] };
 }
 
 interface ToolDef {
@@ -34,7 +36,7 @@ interface ToolDef {
   run(host: OptimizationToolHost, args: never, caller: BackendContext): Promise<unknown> | unknown;
 }
 
-const promptSchema = z.strictObject({
+export const promptSchema = z.strictObject({
   id: z.string().min(1).max(200).optional(),
   tool: z.string().min(1).max(200),
   category: z.enum(['direct', 'indirect', 'negative']),
@@ -241,7 +243,7 @@ export function optimizationToolList(): Result[] {
 const MAX_GENERATED_TOOLS = 25;
 
 /** Stores golden prompts; every third prompt of a tool's category is held out unless a split is given. */
-function savePrompts(host: OptimizationToolHost, server: string, prompts: ReadonlyArray<Omit<z.infer<typeof promptSchema>, 'id'> & { id?: string }>, source: string) {
+export function savePrompts(host: OptimizationToolHost, server: string, prompts: ReadonlyArray<Omit<z.infer<typeof promptSchema>, 'id'> & { id?: string }>, source: string) {
   const counters = new Map<string, number>();
   return host.optimizer.repository.savePrompts(
     prompts.map((p) => {

@@ -6,11 +6,14 @@ import type { OptimizeRepository, Promotion, StoredCandidate } from '../store/in
 import type { EvalPrompt } from './evaluate.js';
 import { decideFromRows } from './pipeline.js';
 import type { CandidateDecision, Condition, Decision, PromotionRule } from './rule.js';
+import type { RunProgress } from './server-run.js';
 
 /** Progress and decisions, for the admin API's event stream, the CLI and the TUI. */
 export interface OptimizeEventMap {
   phase: [event: { server: string; tool?: string; phase: 'generating' | 'linting' | 'evaluating' | 'deciding' | 'done'; done: number; total: number }];
   decision: [event: { server: string; tool: string; candidateId?: string; promoted: boolean; forced: boolean; reason?: string }];
+  /** A run started through the admin API (server-run.ts): its whole state on every change. */
+  run: [event: RunProgress];
 }
 export class OptimizeEvents extends EventEmitter<OptimizeEventMap> {}
 

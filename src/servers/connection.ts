@@ -286,6 +286,21 @@ export class Connection extends EventEmitter {
     if (this.lifecycle === 'degraded') this.setState('connected');
   }
 
+  /**
+   * Restarts the server because someone asked (the admin API): a running one is recycled (stopped, started
+   * again), one that failed or gave up retrying is started now with a fresh retry schedule. Counts as a restart.
+   */
+  async restart(reason: string): Promise<void> {
+    if (this.lifecycle === 'stopped') return;
+    if (this.client) {
+      await this.recycle(reason);
+      return;
+    }
+    this.restarts++;
+    this.retry.attempts = 0;
+    await this.start();
+  }
+
   /** Restarts a live but unhealthy server (hung, not answering health checks). */
   private async recycle(reason: string): Promise<void> {
     const client = this.client;

@@ -261,7 +261,7 @@ function scopeSql(scope: ServerScope, params: Params): string {
 }
 
 /** WHERE conditions (server, tool, scope) and the named parameters for them, plus @since when given. */
-function filterSql(filter: MetricsFilter & { since?: number }): { conditions: string[]; params: Params } {
+export function filterSql(filter: MetricsFilter & { since?: number }): { conditions: string[]; params: Params } {
   const conditions: string[] = [];
   const params: Params = {};
   if (filter.scope !== undefined) conditions.push(scopeSql(filter.scope, params));

@@ -24,6 +24,10 @@ describe('npm pack, then npm install -g of the tarball in a clean prefix', () =>
     const files = packed!.files.map((f) => f.path);
     expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('bin/switchboard.js');
+    // The web dashboard ships built: users need no build step (docs/dashboard.md).
+    expect(files).toContain('dist/ui/index.html');
+    expect(files.some((f) => /^dist\/ui\/assets\/index-[\w-]+\.js$/.test(f))).toBe(true);
+    expect(files.filter((f) => f.startsWith('ui/'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('test/') || f.startsWith('tools/') || f.startsWith('src/'))).toEqual([]);
 
     const prefix = path.join(dir, 'prefix');
