@@ -210,6 +210,7 @@ function normalize(key: string, entry: ServerEntry, baseDir: string): ServerConf
     transport: entry.type === 'sse' ? 'sse' : 'http',
     url: entry.url,
     headers: { ...(entry.headers ?? {}) },
+    ...(entry.era === undefined || entry.type === 'sse' ? {} : { era: entry.era }),
     disabled,
     ...description,
   };

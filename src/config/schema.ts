@@ -50,6 +50,8 @@ export const remoteEntrySchema = z.looseObject({
   type: z.enum(REMOTE_TYPES),
   url: remoteUrl,
   headers: stringMap.optional(),
+  /** Protocol era spoken to this server (docs/protocol.md): auto probes with server/discover. */
+  era: z.enum(['auto', 'legacy', '2026-07-28']).optional(),
   ...commonFields,
 });
 

@@ -22,7 +22,11 @@ export type ServerConfig =
       headers: Record<string, string>;
       disabled: boolean;
       description?: string;
+      /** The protocol era to speak to it: probe (auto), 2025 only (legacy, the default), or 2026-07-28 only. */
+      era?: DownstreamEra;
     } & ServerResilience);
+
+export type DownstreamEra = 'auto' | 'legacy' | '2026-07-28';
 
 /** Per-server resilience choices (all optional; unset means the gateway-wide default). */
 export interface ServerResilience {

@@ -15,4 +15,6 @@ export interface ConnectionStatus {
   restarts: number;
   lastError: string | null;
   serverInfo: Implementation | null;
+  /** The protocol era the server is spoken to once connected: legacy (2025) or modern (2026-07-28). */
+  era: 'legacy' | 'modern' | null;
 }
