@@ -1,7 +1,9 @@
 // Which era each downstream server is spoken to: an HTTP server built on the SDK's createMcpHandler
 // (it serves both eras) configured three times: `era: "auto"` (probe, then 2026-07-28),
 // `era: "2026-07-28"` and no era (the 2025 default). Its `whoami` tool says which era each call
-// arrived in, and /api/servers reports the era of each connection.
+// arrived in, and /api/servers reports the era of each connection. The fixture's handler checks
+// Mcp-Method/Mcp-Name against the body, so a modern call of `auto_whoami` that succeeds shows the
+// headers were derived from the de-namespaced request (`whoami`), not the client's name.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, TSX_IMPORT, connectHttp, newClient, startHttpGateway, stopChild, waitFor, writeConfig, type RunningGateway } from '../helpers/gateway.js';
