@@ -211,6 +211,7 @@ function normalize(key: string, entry: ServerEntry, baseDir: string): ServerConf
     url: entry.url,
     headers: { ...(entry.headers ?? {}) },
     ...(entry.oauth === undefined ? {} : { oauth: { ...entry.oauth, ...(entry.oauth.scopes && { scopes: [...entry.oauth.scopes] }) } }),
+    ...(entry.era === undefined || entry.type === 'sse' ? {} : { era: entry.era }),
     disabled,
     ...description,
   };

@@ -65,6 +65,8 @@ export const remoteEntrySchema = z.looseObject({
   url: remoteUrl,
   headers: stringMap.optional(),
   oauth: oauthEntrySchema.optional(),
+  /** Protocol era spoken to this server (docs/protocol.md): auto probes with server/discover. */
+  era: z.enum(['auto', 'legacy', '2026-07-28']).optional(),
   ...commonFields,
 });
 

@@ -24,6 +24,8 @@ export type ServerConfig =
       oauth?: OAuthOptions;
       disabled: boolean;
       description?: string;
+      /** The protocol era to speak to it: probe (auto), 2025 only (legacy, the default), or 2026-07-28 only. */
+      era?: DownstreamEra;
     } & ServerResilience);
 
 /** A remote server's OAuth choices (its `oauth` field). */
@@ -35,6 +37,7 @@ export interface OAuthOptions {
   sendResource?: boolean;
   redirectPort?: number;
 }
+export type DownstreamEra = 'auto' | 'legacy' | '2026-07-28';
 
 /** Per-server resilience choices (all optional; unset means the gateway-wide default). */
 export interface ServerResilience {

@@ -20,6 +20,8 @@ export interface ReleaseContext {
   /** A session's own connections stop after this long without activity (0: only when it ends). */
   isolatedIdleMs: number;
   log: Logger;
+  /** Owners that are not sessions but keep their connections (a bridged call's handle, mrtr-bridge.ts). */
+  keepsOwner?: (owner: string) => boolean;
 }
 
 export class ConnectionReleaser {
@@ -42,7 +44,8 @@ export class ConnectionReleaser {
    */
   async releaseUnused(): Promise<void> {
     const { pool } = this.context;
-    const profiles = new Set(pool.connections().map((c) => c.profile.key));
+    const kept = this.context.keepsOwner ?? (() => false);
+    const profiles = new Set(pool.connections().filter((c) => c.profile.owner === undefined || !kept(c.profile.owner)).map((c) => c.profile.key));
     const used = new Set([...this.context.sessions()].filter((s) => s.view.kind !== 'management').map((s) => s.profile.key));
     await Promise.all([...profiles].filter((key) => !used.has(key)).map((key) => this.track(this.releaseProfile(key, true))));
   }

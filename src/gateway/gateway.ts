@@ -37,6 +37,7 @@ export { VERSION } from '../config/version.js';
 import { VERSION } from '../config/version.js';
 import type { InboundEra } from './era.js';
 import { ListChangeFeed } from './list-change-feed.js';
+import { MrtrBridge } from './mrtr-bridge.js';
 export { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, gatewaySettingsOf, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 
 /** What the gateway keeps outside memory; both optional (tests and tools may run without). */
@@ -57,6 +58,8 @@ export class Gateway {
   readonly subscriptions = new SubscriptionRegistry<GatewaySession>();
   /** Every list change, for faces without sessions (2026-07-28 subscriptions/listen). */
   readonly listChanges = new ListChangeFeed();
+  /** Server requests of a 2026-07-28 client's calls, relayed as input_required (mrtr-bridge.ts). */
+  readonly bridge = new MrtrBridge();
   readonly log = moduleLogger('gateway');
   private readonly catalogs = new Map<string, Catalog>();
   private readonly sessions = new Set<GatewaySession>();
@@ -111,6 +114,7 @@ export class Gateway {
       listChangedDebounceMs: this.settings.listChangedDebounceMs,
       log: this.log,
       activity: this.activity,
+      bridge: this.bridge,
     });
     this.toolsets = this.store ? new ToolsetService(this.store.toolsets, () => {
           this.router.toolsetEquipChanged();
@@ -142,6 +146,7 @@ export class Gateway {
       pinned: this.pinned,
       isolatedIdleMs: this.settings.isolatedIdleMs,
       log: this.log,
+      keepsOwner: (owner) => this.bridge.owns(owner),
     });
     if (this.store) {
       if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message), scope: () => this.pool.identities() });
@@ -387,6 +392,7 @@ export class Gateway {
 
   async close(): Promise<void> {
     this.router.close();
+    this.bridge.close();
     this.calls.close();
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();

@@ -18,6 +18,7 @@ import { viewIncludes } from './view.js';
 import { correlationOf } from '../logging/correlation.js';
 import { requestLog } from '../logging/request-log.js';
 import type { ActivitySink } from '../metrics/activity.js';
+import type { MrtrBridge } from './mrtr-bridge.js';
 
 const ANY_RESULT = z.any();
 
@@ -36,6 +37,8 @@ export interface RouterHost {
   readonly log: Logger;
   /** Live views hear of each server request (with the correlation id of the call that caused it). */
   readonly activity?: ActivitySink;
+  /** A 2026-07-28 client's calls run on connections owned by a bridge handle: their requests go there. */
+  readonly bridge?: MrtrBridge;
 }
 
 export class SessionRouter {
@@ -138,6 +141,11 @@ export class SessionRouter {
   async reverseRequest(connection: Connection, request: { method: string; params?: Record<string, unknown> }, signal: AbortSignal): Promise<unknown> {
     const capability = REVERSE_METHOD_CAPABILITY[request.method];
     if (!capability) throw new ProtocolError(-32601, `Method not found: ${request.method}`);
+    const handle = connection.profile.owner;
+    if (handle !== undefined && this.host.bridge?.owns(handle)) {
+      this.host.log.info({ server: connection.key, method: request.method, bridged: true }, 'reverse request');
+      return this.host.bridge.ask(handle, request, signal);
+    }
     if (connection.profile.owner === undefined) {
       this.host.log.warn({ server: connection.key, method: request.method }, 'reverse request on a shared connection refused');
       throw new ProtocolError(-32601, `Server "${connection.key}" sent ${request.method} on a connection shared by clients that declared no "${capability}" capability; it is refused, not passed to a guessed client.`);

@@ -3,9 +3,10 @@
 // cancellation passed both ways, and one log line per forwarded request.
 import { randomUUID } from 'node:crypto';
 import { Server, ProtocolError } from '@modelcontextprotocol/server';
-import type { JSONRPCRequest, ServerContext, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, JSONRPCRequest, ServerContext, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
 import type { Connection } from '../servers/connection.js';
-import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
+import { profileOf, type CapabilityProfile } from '../servers/profile.js';
+import { BRIDGED_METHODS, continuesBridgedCall, forwardBridged, resumeBridged } from './bridged-forward.js';
 import { serverUnavailable } from '../servers/errors.js';
 import { forwardRequest } from './forward.js';
 import type { Catalog, Entry } from '../catalog/catalog.js';
@@ -117,9 +118,10 @@ export class GatewaySession {
 
   /** The client's mirrored capabilities (known once it has initialized). */
   get profile(): CapabilityProfile {
-    // A modern client cannot receive server requests (sampling, elicitation, roots) until the
-    // input_required bridge relays them, so its downstreams are told it can do none of them.
-    if (this.era === 'modern') return BARE_PROFILE;
+    // A 2026-07-28 client declares its capabilities per request: listings use a shared connection
+    // with them (a server there cannot reach the client: its requests are refused); calls that can
+    // ask the client something run on a connection of their own through the bridge (forward below).
+    if (this.era === 'modern') return profileOf(this.bridgedCapabilities(), undefined);
     if (this.cachedProfile) return this.cachedProfile;
     const capabilities = this.server.getClientCapabilities();
     if (!capabilities) return profileOf(undefined, this.id); // not initialized yet: do not remember
@@ -147,6 +149,7 @@ export class GatewaySession {
 
   private async handle(request: JSONRPCRequest, ctx: ServerContext): Promise<Result> {
     this.lastActive = Date.now();
+    if (this.era === 'modern' && continuesBridgedCall(request, ctx)) return resumeBridged(this, ctx);
     const params = (request.params ?? {}) as Params;
     const pageSize = this.gateway.settings.pageSize;
     const single = this.view.kind === 'server' ? this.view.server : undefined;
@@ -442,7 +445,16 @@ export class GatewaySession {
 
   /** Sends one request to a server and returns its result untouched (see forward.ts). */
   private forward(connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string, record = true): Promise<Result> {
+    const capabilities = this.bridgedCapabilities();
+    if (capabilities && BRIDGED_METHODS.has(request.method)) return forwardBridged(this, capabilities, connection, request, params, ctx, label, record);
     return forwardRequest(this, connection, request, params, ctx, label, record);
+  }
+
+  /** A 2026-07-28 request's mirrored capabilities (sampling, elicitation, roots), when it declared any. */
+  private bridgedCapabilities(): ClientCapabilities | undefined {
+    if (this.era !== 'modern') return undefined;
+    const mirrored = profileOf(this.server.getClientCapabilities(), undefined).capabilities;
+    return Object.keys(mirrored).length ? mirrored : undefined;
   }
 
   async close(): Promise<void> {

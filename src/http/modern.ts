@@ -54,7 +54,8 @@ export class ModernHttpFace {
       this.handlers.set(key, entry);
     }
     this.contexts.set(request, { view, client });
-    return entry.handler.fetch(request, { parsedBody: body });
+    // The authenticated client's name binds the bridge's requestState to it (mrtr-bridge.ts).
+    return entry.handler.fetch(request, { parsedBody: body, ...(client && { authInfo: { token: '', clientId: client.name, scopes: [] } }) });
   }
 
   private async serverFor(request: Request | undefined): Promise<Server> {

@@ -17,4 +17,6 @@ export interface ConnectionStatus {
   /** A remote server that refused us until someone runs `switchboard login <key>`. */
   needsLogin: boolean;
   serverInfo: Implementation | null;
+  /** The protocol era the server is spoken to once connected: legacy (2025) or modern (2026-07-28). */
+  era: 'legacy' | 'modern' | null;
 }

@@ -21,6 +21,7 @@ import { StderrTail } from './stderr-tail.js';
 import { serverRedactor } from './secrets.js';
 import { serverIdentity } from './identity.js';
 import { HealthMonitor } from './health.js';
+import { listenForChanges, versionNegotiationFor } from './downstream-era.js';
 import { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
 
 export { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
@@ -155,6 +156,7 @@ export class Connection extends EventEmitter {
       lastError: this.lastError ?? null,
       needsLogin: this.login.blocked,
       serverInfo: this.serverVersion ?? null,
+      era: this.client?.getProtocolEra() ?? null,
     };
   }
 
@@ -210,7 +212,7 @@ export class Connection extends EventEmitter {
   private async connect(): Promise<void> {
     const client = new Client(
       { name: 'switchboard', version: '0.1.0' },
-      { capabilities: this.profile.capabilities },
+      { capabilities: this.profile.capabilities, ...versionNegotiationFor(this.config) },
     );
     client.fallbackNotificationHandler = async (notification) => {
       this.emit('notification', notification as RawNotification);
@@ -258,9 +260,11 @@ export class Connection extends EventEmitter {
     this.lastError = undefined;
     this.downSince = undefined;
     this.setState('connected');
-    this.watchHealth(client);
+    // The 2026-07-28 era has no ping: a modern server is checked by its requests only.
+    if (client.getProtocolEra() !== 'modern') this.watchHealth(client);
+    else void listenForChanges(client, this.log);
     const version = client.getServerVersion();
-    this.log.info({ transport: this.config.transport, pid: this.pid, serverInfo: version, protocol: client.getNegotiatedProtocolVersion() }, reconnect ? 'reconnected' : 'connected');
+    this.log.info({ transport: this.config.transport, pid: this.pid, serverInfo: version, protocol: client.getNegotiatedProtocolVersion(), era: client.getProtocolEra() }, reconnect ? 'reconnected' : 'connected');
     this.emit('up', reconnect);
   }
 

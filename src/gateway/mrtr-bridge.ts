@@ -1,0 +1,177 @@
+// Owns the MRTR bridge: a 2025-era downstream server that asks its client something
+// (sampling/createMessage, elicitation/create, roots/list) during a 2026-07-28 client's call. The
+// downstream call runs on a connection of its own (its profile is owned by the call's handle), its
+// request is held open, and the client gets `input_required` with the question and a requestState
+// that is an HMAC-sealed handle bound to that client. The retry's inputResponses answer the held
+// request; the call's result (or the next question) is the retry's answer. A handle nobody retries
+// expires: the downstream call is cancelled and its connection stopped.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ProtocolError, createRequestStateCodec, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
+
+type Result = Record<string, unknown>;
+
+/** What the sealed requestState carries: which pending call it continues. */
+interface BridgeState {
+  handle: string;
+}
+
+interface Question {
+  key: string;
+  method: string;
+  params: Record<string, unknown> | undefined;
+  /** Sent to the client in an input_required result (and not answered yet). */
+  asked: boolean;
+  answer(result: unknown): void;
+  fail(error: Error): void;
+}
+
+interface PendingCall {
+  handle: string;
+  outcome: { result?: Result; error?: unknown } | undefined;
+  questions: Question[];
+  abort: AbortController;
+  timer: NodeJS.Timeout;
+  /** Wakes the round waiting for the call's outcome or its next question. */
+  wake: (() => void) | undefined;
+  onEnd: (handle: string) => void;
+  nextKey: number;
+}
+
+export interface BridgeOptions {
+  /** A handle not continued within this long expires (default 10 minutes). */
+  ttlMs?: number;
+}
+
+/** The client a requestState is bound to: its token's name, else the name it gives in clientInfo. */
+function clientBinding(ctx: ServerContext): string {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const info = envelope?.['io.modelcontextprotocol/clientInfo'] as { name?: string } | undefined;
+  return `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}\0${info?.name ?? ''}`;
+}
+
+export class MrtrBridge {
+  private readonly pending = new Map<string, PendingCall>();
+  private readonly ttlMs: number;
+  readonly codec: RequestStateCodec<BridgeState>;
+
+  constructor(options: BridgeOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 10 * 60 * 1000;
+    this.codec = createRequestStateCodec<BridgeState>({ key: randomBytes(32), ttlSeconds: Math.ceil(this.ttlMs / 1000), bind: clientBinding });
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** Whether a connection owner is one of the bridge's handles. */
+  owns(owner: string | undefined): boolean {
+    return owner !== undefined && this.pending.has(owner);
+  }
+
+  /**
+   * Starts a downstream call under a new handle. `run` gets the handle (the owner of the call's own
+   * connection) and the signal that cancels it; `onEnd` releases that connection.
+   */
+  async start(ctx: ServerContext, run: (handle: string, signal: AbortSignal) => Promise<Result>, onEnd: (handle: string) => void): Promise<Result> {
+    const handle = randomUUID();
+    const call: PendingCall = { handle, outcome: undefined, questions: [], abort: new AbortController(), timer: setTimeout(() => this.expire(handle), this.ttlMs), wake: undefined, onEnd, nextKey: 0 };
+    call.timer.unref();
+    this.pending.set(handle, call);
+    Promise.resolve().then(() => run(handle, call.abort.signal)).then(
+      (result) => this.settle(call, { result }),
+      (error: unknown) => this.settle(call, { error }),
+    );
+    return this.round(call, ctx);
+  }
+
+  /**
+   * A retry: its requestState is verified (HMAC, expiry, bound to the same client and method), its
+   * inputResponses answer the questions asked; then the result or the next question.
+   */
+  async resume(ctx: ServerContext, sealed: string): Promise<Result> {
+    let state: BridgeState;
+    try {
+      state = await this.codec.verify(sealed, ctx);
+    } catch (error) {
+      throw new ProtocolError(-32602, `Invalid or expired requestState (${(error as Error).message}); call the tool again without it.`);
+    }
+    const call = this.pending.get(state.handle);
+    if (!call) throw new ProtocolError(-32602, 'Invalid params: this requestState continues no pending call (it ended or expired); call the tool again.');
+    const responses = ctx.mcpReq.inputResponses ?? {};
+    for (const question of call.questions) {
+      if (!question.asked || !(question.key in responses)) continue;
+      call.questions.splice(call.questions.indexOf(question), 1);
+      question.answer(responses[question.key]);
+    }
+    // Questions the retry did not answer are asked again.
+    for (const question of call.questions) question.asked = false;
+    return this.round(call, ctx);
+  }
+
+  /** The downstream asked its client something: held until a retry answers it. */
+  ask(owner: string, request: { method: string; params?: Record<string, unknown> }, signal: AbortSignal): Promise<unknown> {
+    const call = this.pending.get(owner);
+    if (!call) return Promise.reject(new ProtocolError(-32603, 'The call that asked this has ended.'));
+    return new Promise((answer, fail) => {
+      const question: Question = { key: `q${++call.nextKey}`, method: request.method, params: request.params, asked: false, answer, fail };
+      call.questions.push(question);
+      signal.addEventListener('abort', () => {
+        const at = call.questions.indexOf(question);
+        if (at >= 0) call.questions.splice(at, 1);
+        fail(new Error('the server cancelled its request'));
+      }, { once: true });
+      call.wake?.();
+    });
+  }
+
+  /** Waits for the call's outcome or a question not yet asked; answers with one or input_required. */
+  private async round(call: PendingCall, ctx: ServerContext): Promise<Result> {
+    while (!call.outcome && !call.questions.some((q) => !q.asked)) {
+      await new Promise<void>((resolve) => {
+        call.wake = resolve;
+        ctx.mcpReq.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      call.wake = undefined;
+      if (ctx.mcpReq.signal.aborted && !call.outcome) throw new ProtocolError(-32603, 'The request was cancelled; the call goes on until its handle expires.');
+    }
+    if (call.outcome) {
+      this.end(call);
+      if (call.outcome.error !== undefined) throw call.outcome.error;
+      return call.outcome.result!;
+    }
+    const inputRequests: Record<string, { method: string; params?: Record<string, unknown> }> = {};
+    for (const question of call.questions) {
+      if (question.asked) continue;
+      question.asked = true;
+      inputRequests[question.key] = { method: question.method, ...(question.params !== undefined && { params: question.params }) };
+    }
+    call.timer.refresh();
+    return { resultType: 'input_required', inputRequests, requestState: await this.codec.mint({ handle: call.handle }, ctx) };
+  }
+
+  private settle(call: PendingCall, outcome: { result?: Result; error?: unknown }): void {
+    call.outcome = outcome;
+    call.wake?.();
+  }
+
+  private expire(handle: string): void {
+    const call = this.pending.get(handle);
+    if (!call) return;
+    call.abort.abort(new Error('the client did not continue the call before its requestState expired'));
+    this.end(call);
+  }
+
+  private end(call: PendingCall): void {
+    if (!this.pending.delete(call.handle)) return;
+    clearTimeout(call.timer);
+    for (const question of call.questions.splice(0)) question.fail(new Error('the call ended'));
+    call.onEnd(call.handle);
+  }
+
+  close(): void {
+    for (const call of [...this.pending.values()]) {
+      call.abort.abort(new Error('the gateway is stopping'));
+      this.end(call);
+    }
+  }
+}
