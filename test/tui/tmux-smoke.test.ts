@@ -129,4 +129,19 @@ describe('TUI in tmux', () => {
     const stty = await until(/icanon echo\s*STTY-DONE|echo icanon\s*STTY-DONE/, 'stty to show icanon and echo on');
     save('after-quit', stty);
   }, 60_000);
+
+  it('says the gateway is unreachable, and on SIGTERM restores the terminal and exits 143', async () => {
+    tmux('new-session', '-d', '-x', '80', '-y', '24', '-s', 'tui', '-c', REPO, 'env', '-i', `PATH=${process.env.PATH}`, 'TERM=xterm-256color', 'HOME=/tmp', 'bash', '--norc', '--noprofile');
+    typed(`PS1='$ '; ${process.execPath} bin/switchboard.js tui --url http://127.0.0.1:9; echo "TUI-EXITED $?"`);
+    keys('Enter');
+    save('unreachable', await until('Gateway unreachable at http://127.0.0.1:9'));
+    const shell = tmux('list-panes', '-t', 'tui', '-F', '#{pane_pid}').trim();
+    const tui = await waitFor(() => execFileSync('ps', ['-o', 'pid=', '--ppid', shell], { encoding: 'utf8' }).trim().split(/\s+/)[0], 'the tui process');
+    process.kill(Number(tui), 'SIGTERM');
+    const after = await until('TUI-EXITED 143');
+    expect(after).not.toContain('Gateway unreachable');
+    typed("stty -a | tr ' ' '\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo STTY-DONE");
+    keys('Enter');
+    await until(/icanon echo\s*STTY-DONE|echo icanon\s*STTY-DONE/, 'stty to show icanon and echo on');
+  }, 30_000);
 });
