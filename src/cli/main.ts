@@ -66,7 +66,7 @@ export function buildProgram(): Command {
     .description('terminal UI over a running gateway: servers, live activity, search, optimization (docs/tui.md)')
     .option('--url <url>', 'the gateway\'s URL (default: this data dir\'s daemon, else http://127.0.0.1:3333)')
     .option('--token <token>', 'an admin client token (default: the daemon\'s, or SWITCHBOARD_TOKEN)')
-    .action((opts) => import('../tui/main.js').then((m) => m.tuiCommand(opts)));
+    .action((opts) => import('./tui.js').then((m) => m.tuiCommand(opts)));
 
   common(program.command('connect'))
     .description('stdio MCP server for a client config: relays to this data dir\'s daemon, starting it when needed (docs/daemon.md)')

@@ -28,7 +28,7 @@ export interface ViewProps {
 }
 
 const FOOTERS: Record<ViewName, string> = {
-  servers: '↑↓ select  r restart  t tools  ^A add  l / o views  ^K menu  ? help  i connect  q quit',
+  servers: '↑↓ r restart  t tools  ^A add  l / o views  ^K menu  ? help  i connect  q quit',
   activity: 'f filter  ^L clear  s / o views  ^K menu  ? help  Esc back  q quit',
   search: 'type to search  ↑↓ select  Esc back  ^K menu',
   optimization: '↑↓ o optimize  d detail  p prompts  ^O all  ^E export  ^K menu  Esc back  q quit',
