@@ -3,11 +3,12 @@
 // `--report-baseline` adds plain BM25 from the same run, `--cross <dirs>` runs every set found there
 // side by side with BM25 and tunes nothing, `--index-options` switches one signal for an ablation.
 import { writeFileSync } from 'node:fs';
-import { BENCH_ENGINES, loadBench, runBench, type BenchEngine, type BenchResult } from '../search/bench.js';
+import { BENCH_ENGINES, loadBench, runBench, type BenchEngine, type BenchOptions, type BenchResult } from '../search/bench.js';
 import { discoverSets, formatCross, mergeIndexOptions, runCross } from '../search/cross.js';
 import { SEARCH_MODES, type SearchMode } from '../search/engine.js';
 import type { IndexOptions } from '../search/index.js';
 import { speedMiniSearch } from '../search/minisearch-ab.js';
+import { OpenAiChatModel } from '../search/rerank/chat.js';
 import { runSpeed } from '../search/speed.js';
 import { UsageError } from './inventory.js';
 
@@ -21,6 +22,11 @@ export interface BenchRetrievalOptions {
   embeddingsUrl?: string;
   embeddingsModel?: string;
   embeddingsKeyEnv?: string;
+  llmUrl?: string;
+  llmModel?: string;
+  llmKeyEnv?: string;
+  llmCandidates?: string;
+  llmTimeoutMs?: string;
   scale?: string;
   reportBaseline?: boolean;
   cross?: string;
@@ -39,11 +45,25 @@ function parseIndexOptions(text: string | undefined): Partial<IndexOptions> | un
   }
 }
 
+/** The llm stage asked for with --llm-url and --llm-model, or undefined. */
+function llmStage(options: BenchRetrievalOptions): BenchOptions['llm'] {
+  if (options.llmUrl === undefined && options.llmModel === undefined) return undefined;
+  if (!(options.llmUrl && options.llmModel)) throw new UsageError('the llm mode needs both --llm-url (an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1) and --llm-model.');
+  const candidates = options.llmCandidates === undefined ? undefined : Number(options.llmCandidates);
+  if (candidates !== undefined && !(Number.isInteger(candidates) && candidates >= 2 && candidates <= 50)) throw new UsageError('--llm-candidates must be an integer from 2 to 50.');
+  const timeoutMs = options.llmTimeoutMs === undefined ? undefined : Number(options.llmTimeoutMs);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError('--llm-timeout-ms must be a positive integer.');
+  return {
+    model: new OpenAiChatModel({ baseUrl: options.llmUrl, model: options.llmModel, ...(options.llmKeyEnv && { apiKeyEnv: options.llmKeyEnv }) }),
+    options: { ...(candidates !== undefined && { candidates }), ...(timeoutMs !== undefined && { timeoutMs }) },
+  };
+}
+
 const f = (x: number) => x.toFixed(3);
 
 function resultLines(result: BenchResult): string[] {
   return [
-    `engine ${result.engine}, ${result.mode}: ${result.tools} tools, ${result.queries} queries scored${result.trainQueries ? `, ${result.trainQueries} learned` : ''}, indexed in ${result.indexMs.toFixed(1)} ms`,
+    `engine ${result.engine}, ${result.mode}${result.llm ? ` + llm re-ranking of the top ${result.llm.candidates} by ${result.llm.model} (${result.llm.reranked} of ${result.llm.asked} answers used)` : ''}: ${result.tools} tools, ${result.queries} queries scored${result.trainQueries ? `, ${result.trainQueries} learned` : ''}, indexed in ${result.indexMs.toFixed(1)} ms`,
     `Recall@1 ${f(result.recall[1]!)}  @3 ${f(result.recall[3]!)}  @5 ${f(result.recall[5]!)}  @10 ${f(result.recall[10]!)}`,
     `Complete@5 ${f(result.complete[5]!)}  @10 ${f(result.complete[10]!)}`,
     `MRR@10 ${f(result.mrr10)}  nDCG@10 ${f(result.ndcg10)}`,
@@ -60,11 +80,13 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
   const engine = (options.engine ?? 'index') as BenchEngine;
   if (!BENCH_ENGINES.includes(engine)) throw new UsageError(`--engine must be one of ${BENCH_ENGINES.join(', ')}.`);
   const indexOptions = parseIndexOptions(options.indexOptions);
+  const llm = llmStage(options);
+  if (llm && engine !== 'index') throw new UsageError('the llm mode re-ranks the index engine: drop --engine or use --engine index.');
   if (options.cross !== undefined) {
     if (trainSplit !== undefined) throw new UsageError('--cross tunes nothing: it runs zero-shot, without --train-split.');
     const sets = discoverSets(options.cross.split(',').filter(Boolean));
     const engines: BenchEngine[] = engine === 'index' ? ['index'] : [engine, 'index'];
-    const rows = await runCross(sets, { engines, ...(indexOptions && { indexOptions }), ...(limitQueries !== undefined && { limitQueries }) });
+    const rows = await runCross(sets, { engines, ...(indexOptions && { indexOptions }), ...(limitQueries !== undefined && { limitQueries }), ...(llm && { llm }) });
     process.stdout.write(`cross: ${rows.map((r) => `${r.set} (${r.queries} queries)`).join(', ')}; zero-shot, plain BM25 from the same run\n${formatCross(rows).join('\n')}\n`);
     if (options.json) writeFileSync(options.json, `${JSON.stringify(rows, null, 2)}\n`);
     return;
@@ -72,6 +94,7 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
   if (!options.tools || !options.queries) throw new UsageError('bench retrieval needs --tools and --queries (or --cross <folders>).');
   const input = loadBench(options.tools, options.queries);
   if (options.scale !== undefined) {
+    if (llm) throw new UsageError('--scale times the index alone: drop --llm-url and --llm-model.');
     const target = Number(options.scale);
     if (!(Number.isInteger(target) && target > 0)) throw new UsageError('--scale must be a positive integer.');
     const queries = input.queries.slice(0, limitQueries ?? 2000).map((q) => q.query);
@@ -109,6 +132,7 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
     trainSplit,
     limitQueries,
     ...(engine === 'index' && { indexOptions: mergeIndexOptions(indexOptions) }),
+    ...(llm && { llm }),
     ...(embeddings && { embeddings, onProgress: (done: number, total: number) => process.stderr.write(tty ? `\rembedding ${done}/${total}` : `embedded ${done}/${total}\n`) }),
   });
   if (embeddings && tty) process.stderr.write('\n');

@@ -211,6 +211,11 @@ export function buildProgram(): Command {
     .option('--embeddings-url <url>', 'OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1')
     .option('--embeddings-model <name>', 'embedding model name')
     .option('--embeddings-key-env <NAME>', 'environment variable holding the API key, if the endpoint needs one')
+    .option('--llm-url <url>', 'llm mode: re-rank the top candidates with this OpenAI-compatible chat endpoint (base URL up to /v1)')
+    .option('--llm-model <name>', 'llm mode: chat model name')
+    .option('--llm-key-env <NAME>', 'llm mode: environment variable holding the API key, if the endpoint needs one')
+    .option('--llm-candidates <n>', 'llm mode: first-stage candidates shown to the model (default 25)')
+    .option('--llm-timeout-ms <ms>', 'llm mode: per query, then the first stage counts (default 8000)')
     .option('--scale <tools>', 'speed run instead: replicate the tools to this many, time indexing, queries and single-tool updates')
     .option('--json <out>', 'also write the results as JSON to this file')
     .action((opts) => import('./bench-retrieval.js').then((m) => m.benchRetrievalCommand(opts)));

@@ -1,8 +1,9 @@
 // Owns the retrieval benchmark run: read the eval data format (tools.jsonl, queries.jsonl, optional
 // servers.jsonl next to the tools), split queries deterministically by a hash of their id, feed the
 // train part through learning from use, rank every tool for each held query in the chosen mode
-// (lexical, or semantic/hybrid with an embeddings endpoint) and score it with metrics.ts. Tools are
-// identified as "server/name".
+// (lexical, or semantic/hybrid with an embeddings endpoint), optionally re-rank the first stage's top
+// candidates with a chat model (the `llm` mode), and score it with metrics.ts. Tools are identified
+// as "server/name".
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { PlainBm25 } from './bm25.js';
@@ -13,6 +14,8 @@ import { buildMiniSearch } from './minisearch-ab.js';
 import { OpenAiCompatibleProvider, type EmbeddingSettings } from './semantic/provider.js';
 import { SemanticIndex } from './semantic/semantic-index.js';
 import { percentile, scoreQuery, summarize, type Summary } from './metrics.js';
+import type { ChatModel } from './rerank/chat.js';
+import { LlmReranker, type RerankOptions } from './rerank/llm-rerank.js';
 
 interface ToolRef {
   server: string;
@@ -43,6 +46,8 @@ export interface BenchOptions {
   indexOptions?: Partial<IndexOptions>;
   /** Told of progress while tools are embedded. */
   onProgress?: (done: number, total: number) => void;
+  /** The llm mode: the first stage's top candidates re-ranked by this chat model (index engine only). */
+  llm?: { model: ChatModel; options?: Partial<RerankOptions> };
 }
 
 export interface BenchResult extends Summary {
@@ -50,7 +55,9 @@ export interface BenchResult extends Summary {
   mode: SearchMode;
   /** Time to embed every tool (semantic and hybrid modes). */
   embedMs?: number;
-  /** Queries answered in another mode than asked (the embedding endpoint failed), with the first reason. */
+  /** The chat model that re-ranked the first stage (llm mode) and how many candidates it saw. */
+  llm?: { model: string; candidates: number; asked: number; reranked: number };
+  /** Queries answered in another mode than asked (the embedding endpoint or the chat model failed), with the first reason. */
   degraded?: { queries: number; reason: string };
   tools: number;
   trainQueries: number;
@@ -104,7 +111,8 @@ export function splitQueries(queries: readonly BenchQuery[], trainSplit?: number
 }
 
 interface Ranker {
-  search(query: string): Promise<{ keys: string[]; degraded?: string }>;
+  /** `warm`: a warm-up search (untimed, unscored): the chat model is not asked. */
+  search(query: string, warm?: boolean): Promise<{ keys: string[]; degraded?: string }>;
 }
 
 export async function runBench(input: BenchInput, options: BenchOptions): Promise<BenchResult> {
@@ -114,6 +122,8 @@ export async function runBench(input: BenchInput, options: BenchOptions): Promis
   const started = performance.now();
   let ranker: Ranker;
   let embedMs: number | undefined;
+  let llmAnswers = 0;
+  let llmAsked = 0; // queries with two or more candidates (fewer: nothing to re-rank, the model is not asked)
   if (options.engine === 'bm25') {
     const bm25 = new PlainBm25();
     for (const tool of input.tools) bm25.add(tool);
@@ -133,15 +143,30 @@ export async function runBench(input: BenchInput, options: BenchOptions): Promis
       await semantic.embedAll({ ...(options.onProgress && { onProgress: options.onProgress }) });
       embedMs = performance.now() - t0;
     }
+    const reranker = options.llm && new LlmReranker(options.llm.options);
+    const docs = new Map(input.tools.map((t) => [t.key, t]));
     ranker = {
-      search: async (q) => {
-        const result = await engine.search(q, { mode, limit: 10 });
-        return { keys: result.hits.map((h) => h.key), ...(result.degraded !== undefined && { degraded: result.degraded }) };
+      search: async (q, warm) => {
+        const result = await engine.search(q, { mode, limit: reranker ? Math.max(10, reranker.options.candidates) : 10 });
+        let keys = result.hits.map((h) => h.key);
+        let degradedReason = result.degraded;
+        if (reranker && !warm && keys.length >= 2) {
+          llmAsked++;
+          const candidates = keys.map((key) => {
+            const doc = docs.get(key)!;
+            return { key, server: doc.server, name: doc.name, description: doc.description ?? '' };
+          });
+          const reranked = await reranker.rerank(options.llm!.model, q, candidates, 'bench');
+          keys = reranked.keys;
+          if (reranked.stage === 'llm') llmAnswers++;
+          else degradedReason ??= reranked.note;
+        }
+        return { keys: keys.slice(0, 10), ...(degradedReason !== undefined && { degraded: degradedReason }) };
       },
     };
   }
   const indexMs = performance.now() - started - (embedMs ?? 0);
-  for (const q of held.slice(0, 50)) await ranker.search(q.query); // JIT (and query-vector) warm-up, untimed and unscored
+  for (const q of held.slice(0, 50)) await ranker.search(q.query, true); // JIT (and query-vector) warm-up, untimed and unscored
   const latencies: number[] = [];
   let degraded: BenchResult['degraded'];
   const scores = [];
@@ -159,6 +184,7 @@ export async function runBench(input: BenchInput, options: BenchOptions): Promis
     trainQueries: options.engine === 'index' ? train.length : 0,
     indexMs,
     ...(embedMs !== undefined && { embedMs }),
+    ...(options.llm && options.engine === 'index' && { llm: { model: options.llm.model.label, candidates: new LlmReranker(options.llm.options).options.candidates, asked: llmAsked, reranked: llmAnswers } }),
     ...(degraded && { degraded }),
     latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
     ...summarize(scores),

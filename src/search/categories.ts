@@ -2,6 +2,9 @@
 // name and description. A tool gets the category whose keywords it mentions most, the server key's
 // words counting three times and the name's twice (a server's domain outweighs a generic verb such as
 // "search" in one tool's name); plurals match their singular; ties: the earlier row; none: "other".
+// A whole server's tools are inferred together (inferCategories): what its tools are mostly about
+// counts for each of them, so one tool with a generic verb ("search_nodes" of a memory server that
+// is keyed "kg") stays with its siblings whatever the server key says.
 // Deliberately simple and predictable; the table is documented in docs/meta-mode.md.
 
 export interface Category {
@@ -52,6 +55,28 @@ function rowsOf(word: string): readonly number[] {
 
 /** The category of a tool from its server key (counted three times), name (twice) and description. */
 export function inferCategory(name: string, description = '', server = ''): string {
+  return pick(...categoryCounts(name, description, server));
+}
+
+/** Weight of the server's profile: the share of its tools in a category, counted like a server-key word. */
+const SIBLING_WEIGHT = 3;
+
+/**
+ * Categories of one server's tools, in order: each tool's own counts plus SIBLING_WEIGHT x the share of
+ * the server's tools whose own category it is. A server whose tools all agree changes nothing.
+ */
+export function inferCategories(tools: ReadonlyArray<{ name: string; description?: string }>, server = ''): string[] {
+  const own = tools.map((t) => categoryCounts(t.name, t.description ?? '', server));
+  const votes = new Array<number>(CATEGORIES.length).fill(0);
+  for (const [counts, fromServer] of own) {
+    const row = CATEGORIES.findIndex((c) => c.name === pick(counts, fromServer));
+    if (row >= 0) votes[row]!++;
+  }
+  return own.map(([counts, fromServer]) => pick(counts.map((c, row) => c + (SIBLING_WEIGHT * votes[row]!) / tools.length), fromServer));
+}
+
+/** Per category: the weighted keyword count of a tool, and the part of it the server key gave. */
+function categoryCounts(name: string, description: string, server: string): [number[], number[]] {
   const counts = new Array<number>(CATEGORIES.length).fill(0);
   const weighted: Array<[string[], number]> = [
     [words(server), 3],
@@ -67,6 +92,11 @@ export function inferCategory(name: string, description = '', server = ''): stri
       }
     }
   }
+  return [counts, fromServer];
+}
+
+/** The best-counted category (ties: the one the server key says, then the earlier row), or "other". */
+function pick(counts: readonly number[], fromServer: readonly number[]): string {
   // Ties go to the category the server key says, then to the earlier row.
   let best = -1;
   counts.forEach((count, row) => {

@@ -5,7 +5,7 @@
 // given on the command line over the defaults (one level deep), so a signal can be switched alone.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadBench, runBench, type BenchEngine, type BenchResult } from './bench.js';
+import { loadBench, runBench, type BenchEngine, type BenchOptions, type BenchResult } from './bench.js';
 import { DEFAULT_INDEX_OPTIONS, type IndexOptions } from './index.js';
 
 export interface EvalSet {
@@ -61,6 +61,8 @@ export interface CrossOptions {
   engines: readonly BenchEngine[];
   indexOptions?: Partial<IndexOptions>;
   limitQueries?: number;
+  /** Also the engine with its top candidates re-ranked by this chat model (row `index+llm`). */
+  llm?: BenchOptions['llm'];
 }
 
 /** Plain BM25 plus `engines` on every set, zero-shot, in one run. */
@@ -78,6 +80,15 @@ export async function runCross(sets: readonly EvalSet[], options: CrossOptions):
       });
       results.push({ engine, result });
     }
+    if (options.llm) {
+      const result = await runBench(input, {
+        engine: 'index',
+        llm: options.llm,
+        indexOptions: mergeIndexOptions(options.indexOptions),
+        ...(options.limitQueries !== undefined && { limitQueries: options.limitQueries }),
+      });
+      results.push({ engine: 'index+llm', result });
+    }
     rows.push({ set: set.name, queries: results[0]!.result.queries, results });
   }
   return rows;
@@ -92,7 +103,8 @@ export function formatCross(rows: readonly CrossRow[]): string[] {
     const base = row.results[0]!.result;
     for (const { engine, result: r } of row.results) {
       const delta = engine === 'bm25' ? '' : `  ${d(r.recall[1]! - base.recall[1]!)} ${d(r.recall[5]! - base.recall[5]!)} ${d(r.mrr10 - base.mrr10)}`;
-      lines.push(`${row.set.padEnd(12)} ${engine.padEnd(19)} ${f(r.recall[1]!)}  ${f(r.recall[5]!)}  ${f(r.mrr10)} ${delta}`);
+      const llm = r.llm ? `  (${r.llm.model}: ${r.llm.reranked} of ${r.llm.asked} answers used${r.degraded ? `; first: ${r.degraded.reason.slice(0, 80)}` : ''})` : '';
+      lines.push(`${row.set.padEnd(12)} ${engine.padEnd(19)} ${f(r.recall[1]!)}  ${f(r.recall[5]!)}  ${f(r.mrr10)} ${delta}${llm}`);
     }
   }
   return lines;

@@ -60,6 +60,8 @@ export interface IndexOptions {
    * the list after every other candidate. Guards against one server crowding out the rest.
    */
   maxPerServer: number;
+  /** Split names written as one lower-case run into the words of the tool's own text (joined-words.ts). */
+  splitJoinedNames: boolean;
 }
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
@@ -73,6 +75,7 @@ export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
   phraseWeight: 0,
   nameCoverage: 0.3,
   maxPerServer: 0,
+  splitJoinedNames: false,
 };
 
 /** One indexed tool: its distinct terms with per-field frequencies and where each posting sits. */
@@ -125,7 +128,7 @@ export class ToolIndex {
     this.weights = Float64Array.from(FIELDS.map((f) => this.options.weights[f]));
     this.bs = Float64Array.from(FIELDS.map((f) => this.options.b[f]));
     this.expansions = new ExpansionStore(this.options.expansionCap);
-    this.rows = new RowCollector(this.options.phraseWeight > 0);
+    this.rows = new RowCollector(this.options.phraseWeight > 0, this.options.splitJoinedNames);
     const q = this.options.query;
     this.abbreviations = new AbbreviationTable({ contractions: q.abbreviationContractions, numeronyms: q.numeronymWeight > 0 });
     this.learnsAbbreviations = q.abbreviationWeight > 0 || q.numeronymWeight > 0;

@@ -1,10 +1,12 @@
 // Owns turning one tool into index rows: its distinct terms, each with a frequency per field
 // (name, server, description, params, enums, learned, serverInfo), and the field lengths. Scratch space is
 // indexed by term id and reused from tool to tool, so collecting a tool allocates only its result.
-// Optional phrases (adjacent terms of the name and description) are collected as extra terms.
+// Optional phrases (adjacent terms of the name and description) are collected as extra terms, and
+// optionally the words of a name written as one run ("exportchat") as extra name terms.
 import { FIELD_COUNT, FIELDS, LEARNED, fieldTexts, type ToolDoc } from './document.js';
+import { joinedNameParts } from './joined-words.js';
 import { isPhrase, phraseTerm } from './query.js';
-import { intern, internedCount, scanTerms, type Term } from './tokenize.js';
+import { intern, internedCount, scanTerms, termOf, type Term } from './tokenize.js';
 
 const PHRASE_FIELDS = new Set([FIELDS.indexOf('name'), FIELDS.indexOf('description')]);
 const SERVER_INFO = FIELDS.indexOf('serverInfo');
@@ -39,7 +41,10 @@ export class RowCollector {
   private tfs = new Float64Array(64 * FIELD_COUNT);
   private terms: Term[] = [];
 
-  constructor(private readonly phrases: boolean) {}
+  constructor(
+    private readonly phrases: boolean,
+    private readonly splitJoinedNames = false,
+  ) {}
 
   /** The rows of `doc`, with `learned` (term -> frequency) as its learned field. */
   collect(doc: ToolDoc, learned: ReadonlyMap<string, number>): Rows {
@@ -60,6 +65,14 @@ export class RowCollector {
         count++;
       });
       lengths[f] = count;
+    }
+    if (this.splitJoinedNames) {
+      for (const part of joinedNameParts(texts[NAME]!, `${texts[FIELDS.indexOf('description')]!} ${texts[FIELDS.indexOf('params')]!}`)) {
+        const t = termOf(part);
+        if (t === null) continue;
+        this.bump(t, NAME, 1);
+        lengths[NAME]!++;
+      }
     }
     if (doc.serverDescription) {
       // Every tool of a server carries the same description: its terms are worked out once.

@@ -5,7 +5,7 @@
 // the catalog and is updated incrementally: only tools whose indexed content changed are
 // re-indexed, added or removed.
 import type { Catalog, Entry } from '../catalog/catalog.js';
-import { inferCategory } from '../search/categories.js';
+import { inferCategories } from '../search/categories.js';
 import { SearchEngine, type EngineSearchOptions, type SearchMode } from '../search/engine.js';
 import type { ToolDoc } from '../search/document.js';
 
@@ -114,12 +114,24 @@ function docOf(tool: MetaTool, serverDescription: string | undefined): ToolDoc {
 /** The tools of a catalog as meta mode sees them. */
 export function metaToolsOf(catalog: Catalog): MetaTool[] {
   const definitions = new Map(catalog.tools().map((t) => [t.name as string, t]));
-  return catalog.toolTable.entries().flatMap((entry) => {
+  const tools: MetaTool[] = catalog.toolTable.entries().flatMap((entry) => {
     const definition = definitions.get(entry.exposed);
     if (!definition) return [];
     const description = typeof definition.description === 'string' ? definition.description : '';
-    return [{ key: entry.exposed, server: entry.serverKey, originalName: entry.originalName, description, category: inferCategory(entry.originalName, description, entry.serverKey), definition }];
+    return [{ key: entry.exposed, server: entry.serverKey, originalName: entry.originalName, description, category: '', definition }];
   });
+  // A server's tools are categorised together: what most of them are about counts for each.
+  const byServer = new Map<string, MetaTool[]>();
+  for (const tool of tools) {
+    const list = byServer.get(tool.server);
+    if (list) list.push(tool);
+    else byServer.set(tool.server, [tool]);
+  }
+  for (const [server, list] of byServer) {
+    const categories = inferCategories(list.map((t) => ({ name: t.originalName, description: t.description })), server);
+    list.forEach((t, i) => (t.category = categories[i]!));
+  }
+  return tools;
 }
 
 const snapshots = new WeakMap<Catalog, { source: Entry[]; snapshot: MetaSnapshot; engine: SearchEngine }>();

@@ -5,12 +5,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { shownTools, startChatServer, type ChatStandIn } from '../fixtures/chat-server.js';
-import { connectHttp, fixtureServer, newClient, startHttpGateway, writeConfig } from '../helpers/gateway.js';
+import { connectHttp, fixtureServer, newClient, startHttpGateway, waitFor, writeConfig, type ConnectedClient } from '../helpers/gateway.js';
 
 const ANY = z.any();
 type Json = Record<string, any>;
 
 const recommend = (mode: string) => ({ method: 'tools/call', params: { name: 'recommend_tools', arguments: { task_description: 'return a deliberate tool error', top_k: 3, mode } } });
+
+/**
+ * Waits until the fault server's tools are listed (search-mode recommendations, which ask no model,
+ * come back non-empty): on a loaded machine the gateway answers before a slow-starting server lists.
+ */
+async function untilListed(admin: ConnectedClient): Promise<void> {
+  await waitFor(async () => ((await admin.client.request(recommend('search'), ANY)).structuredContent as Json).tools.length >= 2, 'the fault server listed');
+}
 
 describe('recommend_tools in llm mode', () => {
   let standIn: ChatStandIn;
@@ -24,6 +32,7 @@ describe('recommend_tools in llm mode', () => {
     const gateway = await startHttpGateway(config);
     try {
       const admin = await connectHttp(gateway.url, newClient(), '/gateway/mcp');
+      await untilListed(admin);
       // The model puts the last candidate it was shown first.
       standIn.answer = (body) => `[${shownTools(body).length}]`;
       const first = (await admin.client.request(recommend('llm'), ANY)).structuredContent as Json;
@@ -58,6 +67,7 @@ describe('recommend_tools in llm mode', () => {
       });
       const a = await connectHttp(gateway.url, withSampling, '/gateway/mcp');
       const b = await connectHttp(gateway.url, newClient(), '/gateway/mcp');
+      await untilListed(b);
       const [viaSampling, plain] = await Promise.all([a.client.request(recommend('llm'), ANY), b.client.request(recommend('llm'), ANY)]);
       const search = (await b.client.request(recommend('search'), ANY)).structuredContent as Json;
       expect(sampled).toHaveLength(1);

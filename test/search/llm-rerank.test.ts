@@ -67,6 +67,15 @@ describe('llm re-ranking through an OpenAI-compatible endpoint', () => {
     expect(standIn.requests).toHaveLength(4); // each failure asked again: failures are not cached
   });
 
+  it('sends once more on a fresh connection when the first is dropped before any answer', async () => {
+    standIn.behaviour = 'drop-once';
+    standIn.answer = () => '[2]';
+    const again = await new LlmReranker().rerank(model, 'write a file', candidates, 'v1');
+    expect(again).toMatchObject({ stage: 'llm', keys: expect.arrayContaining(['fs_write_file']) });
+    expect(again.keys[0]).toBe('fs_write_file');
+    expect(standIn.requests).toHaveLength(2);
+  });
+
   it('caches an answer per query and catalog version', async () => {
     const reranker = new LlmReranker();
     standIn.answer = () => '[3]';

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { numeronymOf, numeronymsIn } from '../../src/search/abbreviations.js';
 import { mergeIndexOptions } from '../../src/search/cross.js';
 import { ToolIndex, type IndexOptions, type SearchHit, type ToolDoc } from '../../src/search/index.js';
+import { joinedNameParts } from '../../src/search/joined-words.js';
 import { extractKeywords } from '../../src/search/keywords.js';
 
 const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}_${name}`, server, name, description });
@@ -99,5 +100,27 @@ describe('numeronyms of the catalog words', () => {
     index.remove('cluster_list_pods');
     index.remove('other_kubernetes_info');
     expect(index.search('k8s', { limit: 5 })).toEqual([]);
+  });
+});
+
+describe('names written as one run, split by the tool\'s own words', () => {
+  it('joinedNameParts: the parts the tool\'s own text uses, none for a run that is a word or mostly unknown', () => {
+    expect(joinedNameParts('airqualityforecast', 'Get the air quality forecast for a zip code.')).toEqual(['air', 'quality', 'forecast']);
+    expect(joinedNameParts('exportchat', 'Export the chat as a file.')).toEqual(['export', 'chat']);
+    expect(joinedNameParts('calculator', 'A calculator.')).toEqual([]);
+    expect(joinedNameParts('zyxwvutab', 'Tab completion.')).toEqual([]);
+  });
+
+  it('a request in plain words reaches a joined name when the option is on', () => {
+    const docs = [
+      tool('a', 'chat_export', 'Saves conversations.'),
+      tool('b', 'exportchat', 'Export the chat log; chat history export.'),
+    ];
+    const splitOn = { splitJoinedNames: true } as Partial<IndexOptions>;
+    const score = (hits: SearchHit[], key: string) => hits.find((h) => h.key === key)?.score ?? 0;
+    const plain = search(docs, 'export chat');
+    const split = search(docs, 'export chat', splitOn);
+    const ratio = (hits: SearchHit[]) => score(hits, 'b_exportchat') / score(hits, 'a_chat_export');
+    expect(ratio(split)).toBeGreaterThan(ratio(plain) * 1.2);
   });
 });

@@ -38,24 +38,27 @@ export class OpenAiChatModel implements ChatModel {
     const key = this.settings.apiKeyEnv ? process.env[this.settings.apiKeyEnv] : undefined;
     if (this.settings.apiKeyEnv && !key) throw new ChatModelError(`environment variable ${this.settings.apiKeyEnv} (search.llm.apiKeyEnv) is not set`);
     const url = `${this.settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(key && { authorization: `Bearer ${key}` }) },
-        body: JSON.stringify({
-          model: this.settings.model,
-          messages: [
-            { role: 'system', content: request.system },
-            { role: 'user', content: request.user },
-          ],
-          max_tokens: request.maxTokens,
-          temperature: 0,
-        }),
-        signal: request.signal,
-      });
-    } catch (error) {
-      throw new ChatModelError(`${url}: ${(error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message}`);
+    const payload = JSON.stringify({
+      model: this.settings.model,
+      messages: [
+        { role: 'system', content: request.system },
+        { role: 'user', content: request.user },
+      ],
+      max_tokens: request.maxTokens,
+      temperature: 0,
+    });
+    let response: Response | undefined;
+    // A connection the endpoint closed while it sat in the pool fails before any answer ("fetch
+    // failed"): sent once more on a fresh one while the caller's time lasts. Timeouts are not retried.
+    for (let attempt = 1; response === undefined; attempt++) {
+      try {
+        response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(key && { authorization: `Bearer ${key}` }) }, body: payload, signal: request.signal });
+      } catch (error) {
+        const aborted = (error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError' || request.signal.aborted;
+        if (!aborted && attempt < 2) continue;
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        throw new ChatModelError(`${url}: ${aborted ? 'timed out' : `${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`}`);
+      }
     }
     const text = await response.text();
     if (!response.ok) throw new ChatModelError(`${url} answered HTTP ${response.status}: ${text.slice(0, 200)}`);
