@@ -5,8 +5,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { Gateway } from '../gateway/gateway.js';
-import { parseSince } from '../cli/metrics.js';
-import { UsageError } from '../cli/inventory.js';
+import { parseSince, QueryBoundError } from '../store/query-bounds.js';
 import { readSeries } from '../store/metrics-series.js';
 import type { AuthVariables } from './auth.js';
 
@@ -38,7 +37,7 @@ export function registerMetricsSeriesRoute(app: Hono<{ Variables: AuthVariables 
     try {
       since = parseSince(parsed.data.since ?? '1h', 'since', now);
     } catch (error) {
-      if (error instanceof UsageError) return c.json({ error: error.message }, 400);
+      if (error instanceof QueryBoundError) return c.json({ error: error.message }, 400);
       throw error;
     }
     const windowMs = Math.max(now - since, 1000);
