@@ -3,6 +3,7 @@
 // answer of an unexpected shape), and server-sent event streams that reconnect by themselves.
 import type { z } from 'zod';
 import * as s from './schemas.js';
+import { frameData, readSseFrames } from '../http/sse-frames.js';
 
 /** The gateway did not answer at all (not running, wrong port). */
 export class GatewayUnreachable extends Error {
@@ -129,7 +130,10 @@ export class AdminClient {
           if (!response.ok || !response.body) throw new ApiError(response.status, `${path}: ${response.status} ${await response.text()}`);
           handlers.onStatus?.('open');
           delay = RECONNECT_MIN_MS;
-          await readFrames(response.body, handlers.onEvent);
+          await readSseFrames(response.body, (type, data) => {
+            const parsed = frameData(data);
+            if (typeof parsed !== 'string') handlers.onEvent(type, parsed); // not JSON: nothing this UI shows
+          });
           if (!abort.signal.aborted) handlers.onStatus?.('down', 'the stream ended');
         } catch (error) {
           if (abort.signal.aborted) return;
@@ -141,30 +145,5 @@ export class AdminClient {
     };
     void loop();
     return () => abort.abort();
-  }
-}
-
-async function readFrames(body: ReadableStream<Uint8Array>, onEvent: (type: string, data: unknown) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let type = 'message';
-      const data: string[] = [];
-      for (const line of frame.split('\n')) {
-        if (line.startsWith('event:')) type = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-      }
-      if (!data.length) continue;
-      try {
-        onEvent(type, JSON.parse(data.join('\n')));
-      } catch {
-        // not JSON: nothing this UI shows
-      }
-    }
   }
 }

@@ -1,5 +1,6 @@
 // Test helpers for the admin API: JSON requests to a real gateway, and a reader of its server-sent event streams
 // (GET /api/activity, GET /api/optimize/events) that collects parsed events and can wait for one.
+import { frameData, readSseFrames } from '../../src/http/sse-frames.js';
 import { waitFor } from './gateway.js';
 
 export interface ApiAnswer<T = Record<string, unknown>> {
@@ -40,28 +41,8 @@ export async function readEvents(url: string, path: string): Promise<EventReader
   const response = await fetch(`${url}${path}`, { signal: abort.signal });
   if (!response.ok || !response.body) throw new Error(`${path} answered ${response.status}`);
   const events: SseEvent[] = [];
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  void (async () => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const type = /^event: (.*)$/m.exec(frame)?.[1];
-          const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (type && data) events.push({ type, data: JSON.parse(data) });
-        }
-      }
-    } catch {
-      // aborted by close()
-    }
-  })();
+  const body = response.body;
+  void readSseFrames(body, (type, data) => void events.push({ type, data: frameData(data) })).catch(() => undefined); // aborted by close()
   return {
     events,
     next: (match, what, timeoutMs = 30_000) => waitFor(() => events.find(match), what, timeoutMs),

@@ -1,6 +1,7 @@
 // Owns reading a server-sent event stream with fetch (EventSource cannot send the bearer token): parses
 // `event:`/`data:` frames, reconnects after a drop with a growing pause, and stops when told to.
 import { authHeaders, ApiError } from './api';
+import { frameData, readSseFrames } from '../../src/http/sse-frames';
 
 export interface StreamHandlers {
   onEvent(type: string, data: unknown): void;
@@ -28,7 +29,7 @@ export function followEvents(path: string, handlers: StreamHandlers): () => void
         }
         handlers.onStatus?.('open');
         pauseMs = 500;
-        await readFrames(response.body, handlers.onEvent);
+        await readSseFrames(response.body, (type, data) => handlers.onEvent(type, frameData(data)));
         if (!stopped) handlers.onStatus?.('reconnecting', 'the stream ended');
       } catch (error) {
         if (stopped) break;
@@ -48,32 +49,4 @@ export function followEvents(path: string, handlers: StreamHandlers): () => void
     stopped = true;
     controller.abort();
   };
-}
-
-async function readFrames(body: ReadableStream<Uint8Array>, onEvent: (type: string, data: unknown) => void): Promise<void> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let type = 'message';
-      const data: string[] = [];
-      for (const line of frame.split('\n')) {
-        if (line.startsWith('event:')) type = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-      }
-      if (!data.length) continue; // a comment (keepalive)
-      try {
-        onEvent(type, JSON.parse(data.join('\n')));
-      } catch {
-        onEvent(type, data.join('\n'));
-      }
-    }
-  }
 }

@@ -15,6 +15,8 @@ export function SearchView({ client, active, height, width }: ViewProps) {
   const [error, setError] = useState<string>();
   const [selected, setSelected] = useState(0);
   const tokens = usePoll(() => client.tokens(), 3000);
+  // Servers still starting are left out of a search; when more tools get listed, the query runs again.
+  const listedTools = tokens.data?.passthrough.tools;
 
   useEffect(() => {
     if (!query.trim()) {
@@ -37,7 +39,7 @@ export function SearchView({ client, active, height, width }: ViewProps) {
       live = false;
       clearTimeout(timer);
     };
-  }, [client, query]);
+  }, [client, query, listedTools]);
 
   useKeys(
     (input, key) => {
