@@ -25,7 +25,16 @@ const ROUNDS = Number(values.rounds ?? 15);
 const CLI = path.join(ROOT_DIR, 'dist/cli/main.js');
 const MEMORY = path.join(ROOT_DIR, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 const INITIALIZE = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };
-const DISCOVER = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+// A full 2026-07-28 envelope (what a modern client sends): answered with a DiscoverResult under the default
+// --inbound-era auto, with -32601 (the 2025 way) under legacy.
+const DISCOVER = {
+  _meta: {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  },
+};
+const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' };
 
 /** A config with ten server-memory entries in a fresh folder. */
 function tenServers() {
@@ -89,7 +98,7 @@ async function post(url, method, params) {
   const started = performance.now();
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(method === 'server/discover' && MODERN_HEADERS) },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   await response.text();
@@ -138,7 +147,7 @@ async function main() {
     const { config, dataDir } = tenServers();
     const gateway = await lineChild([CLI, 'serve', '--stdio', '--config', config, '--data-dir', dataDir, '--no-log-file', '--log-level', 'info'], (err) => err.includes('configuration loaded'));
     const discover = await gateway.request('server/discover', DISCOVER);
-    if (discover.message.error?.code !== -32601) throw new Error(`unexpected discover answer ${JSON.stringify(discover.message)}`);
+    if (!discover.message.result?.supportedVersions && discover.message.error?.code !== -32601) throw new Error(`unexpected discover answer ${JSON.stringify(discover.message)}`);
     samples.stdioDiscover.push(discover.ms);
     samples.stdioInit.push((await gateway.request('initialize', INITIALIZE)).ms);
     await gateway.close();
@@ -149,7 +158,8 @@ async function main() {
   spawnSync(process.execPath, [CLI, 'tools', '--config', warm.config, '--data-dir', warm.dataDir], { cwd: ROOT_DIR, stdio: 'ignore', timeout: 120_000 });
   const gateway = await httpGateway(warm.config, warm.dataDir);
   const http = { discover: /** @type {number[]} */ ([]), init: /** @type {number[]} */ ([]), perServer: /** @type {number[]} */ ([]), miss: /** @type {number[]} */ ([]) };
-  await post(`${gateway.url}/mcp`, 'server/discover', DISCOVER); // the first request pays for JIT and module loading
+  const first = await post(`${gateway.url}/mcp`, 'server/discover', DISCOVER); // the first request pays for JIT and module loading
+  if (first.status !== 200) throw new Error(`server/discover over HTTP answered ${first.status}`);
   for (let round = 0; round < ROUNDS; round++) {
     http.discover.push((await post(`${gateway.url}/mcp`, 'server/discover', DISCOVER)).ms);
     http.init.push((await post(`${gateway.url}/mcp`, 'initialize', INITIALIZE)).ms);
