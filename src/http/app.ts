@@ -258,7 +258,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
   perServer('/servers');
   perServer('/s');
 
-  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz; dashboard: /ui/; admin: /api/servers, /api/tools, /api/optimize, /api/toolsets, /api/metrics, /api/metrics/series, /api/calls, /api/activity, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
+  app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz, /readyz; dashboard: /ui/; admin: /api/servers, /api/tools, /api/optimize, /api/toolsets, /api/metrics, /api/metrics/series, /api/calls, /api/activity, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
   return { app, sessions };
 }
 

@@ -227,7 +227,7 @@ describe('admin API without a store', () => {
         expect(((await response.json()) as { error: string }).error).toContain('this gateway has no store');
       }
       const unknown = await app.request('http://127.0.0.1/api/nothing', { headers: { host: '127.0.0.1' } });
-      expect(((await unknown.json()) as { error: string }).error).toContain('/api/metrics, /api/calls, /api/activity, /api/changes');
+      expect(((await unknown.json()) as { error: string }).error).toContain('/api/metrics, /api/metrics/series, /api/calls, /api/activity, /api/changes');
     } finally {
       await sessions.close();
       await gateway.close();
