@@ -3,11 +3,12 @@
 // resource: the same login serves every project that names the server, whatever the key or tool
 // selection). Writes are atomic (a private temporary file renamed over the old one), so a reader
 // in another process (the daemon, `switchboard servers`) never sees half a file.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, fsyncSync, closeSync, chmodSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, statSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { RemoteServerConfig } from '../config/index.js';
+import { writeFileAtomic } from '../config/atomic-file.js';
 
 const tokensSchema = z.looseObject({
   access_token: z.string().min(1),
@@ -94,20 +95,7 @@ export class CredentialStore {
     mkdirSync(this.folder, { recursive: true, mode: 0o700 });
     chmodSync(this.folder, 0o700);
     const file = this.fileFor(config);
-    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    const fd = openSync(temporary, 'wx', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(record, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      renameSync(temporary, file);
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
-    }
+    writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`, 0o600);
     return file;
   }
 

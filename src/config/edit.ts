@@ -2,7 +2,8 @@
 // that the whole result still loads (parseConfig: the same rules as at start-up), and write it atomically (a
 // temporary file renamed over it, keeping its permissions). The config watcher then applies it live. Comments of
 // a JSONC file are not kept (the file is written back as plain JSON).
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { writeFileAtomic } from './atomic-file.js';
 import { ConfigError } from './errors.js';
 import { parseJsonc } from './json.js';
 import { parseConfig } from './load.js';
@@ -31,8 +32,6 @@ export async function editServers(file: string, change: (entries: Json) => void,
   const next = `${JSON.stringify(root, null, 2)}\n`;
   const loaded = parseConfig(next, file, env);
   const { mode } = await stat(file);
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, next, { mode: mode & 0o777 });
-  await rename(temporary, file);
+  writeFileAtomic(file, next, mode & 0o777);
   return loaded;
 }
