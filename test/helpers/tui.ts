@@ -17,6 +17,11 @@ export interface RenderedTui {
   unmount(): void;
 }
 
+/** The frame with each box line's right border, line break and the next line's left border and indent removed. */
+export function unwrapBoxLines(frame: string): string {
+  return frame.replace(/\s*│\n│\s*/g, '');
+}
+
 export function renderTui(url: string, options: { exportDir?: string; token?: string } = {}): RenderedTui {
   const client = new AdminClient(url, options.token);
   const instance = render(createElement(KeysProvider, null, createElement(App, { client, target: { url, source: 'flag' }, ...(options.exportDir && { exportDir: options.exportDir }) })));
@@ -28,7 +33,9 @@ export function renderTui(url: string, options: { exportDir?: string; token?: st
       waitFor(
         () => {
           const f = frame();
-          const ok = typeof match === 'string' ? f.includes(match) : match instanceof RegExp ? match.test(f) : match(f);
+          // A string is also found when a modal's box wrapped it across lines (a long path in a field wraps where
+          // the terminal width falls, which depends on the folder the tests run from).
+          const ok = typeof match === 'string' ? f.includes(match) || unwrapBoxLines(f).includes(match) : match instanceof RegExp ? match.test(f) : match(f);
           return ok && f;
         },
         `the TUI to show ${String(match)}; last frame:\n${frame()}`,

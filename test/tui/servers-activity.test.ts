@@ -73,7 +73,7 @@ describe('TUI: servers and activity', () => {
     tui.press(KEYS.tab);
     await tui.until('› Args');
     tui.press(memory.args.join(' '));
-    await tui.until('server-memory');
+    await tui.until(`${memory.args.join(' ')}▏`);
     tui.press(KEYS.tab);
     await tui.until('› Env');
     tui.press('MEMORY_FILE_PATH=/dev/null');
