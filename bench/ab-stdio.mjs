@@ -6,8 +6,11 @@
 // median over blocks of the wall time per call and of the CPU time per call of the process the
 // client spawned (the gateway; for `direct` the echo server itself), and ratios to `direct`.
 //
-//   node bench/ab-stdio.mjs [--variants direct,default,logdebug,journal-write,norecord] [--rounds N] [--calls N] [--warmup N]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//   node bench/ab-stdio.mjs [--variants direct,default,logdebug,journal-write,norecord,semi16,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
+//
+// hypertool and 1mcp are the peer gateways of ../shared/bench-peers, built with its build.sh into DIR
+// (--peers, default $SWITCHBOARD_BENCH_PEERS): never installed by this project.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,7 +21,8 @@ const { StdioClientTransport } = await rootImport('@modelcontextprotocol/client'
 const { z } = await rootImport('zod');
 const ANY = z.any();
 
-const { values } = parseArgs({ options: { variants: { type: 'string' }, rounds: { type: 'string' }, calls: { type: 'string' }, warmup: { type: 'string' } } });
+const { values } = parseArgs({ options: { variants: { type: 'string' }, rounds: { type: 'string' }, calls: { type: 'string' }, warmup: { type: 'string' }, peers: { type: 'string' } } });
+const PEERS = values.peers ?? process.env.SWITCHBOARD_BENCH_PEERS;
 const ROUNDS = Number(values.rounds ?? 12);
 const CALLS = Number(values.calls ?? 300);
 const WARMUP = Number(values.warmup ?? 4000);
@@ -41,7 +45,39 @@ const KNOWN = {
   logwarn: () => ({ args: [...gatewayArgs('logwarn'), '--log-level', 'warn'], tool: 'echo_echo' }),
   'journal-write': () => ({ args: gatewayArgs('journal-write'), env: { SWITCHBOARD_CALL_JOURNAL: 'write' }, tool: 'echo_echo' }),
   norecord: () => ({ args: gatewayArgs('norecord', { recordCalls: false }), tool: 'echo_echo' }),
+  // The young generation V8 grows to by default (16 MB semi-spaces): a semi-space flag of the user's own turns off
+  // serve's keepYoungGenerationSmall (src/cli/young-generation.ts).
+  semi16: () => ({ args: ['--max-semi-space-size=16', ...gatewayArgs('semi16')], tool: 'echo_echo' }),
+  hypertool: () => hypertoolSpec(),
+  '1mcp': () => oneMcpSpec(),
 };
+
+/** @param {string} file */
+function peerEntry(file) {
+  if (!PEERS) throw new Error('the hypertool and 1mcp variants need --peers DIR (built by ../shared/bench-peers/build.sh DIR)');
+  return path.join(PEERS, file);
+}
+/** A scratch HOME for a peer, so nothing touches the user's own state. @param {string} name */
+function peerHome(name) {
+  const home = path.join(tmp, `${name}-home`);
+  return { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local/share'), XDG_CACHE_HOME: path.join(home, '.cache'), PATH: process.env.PATH ?? '' };
+}
+/** hypertool serves tools only from an equipped toolset (bench-peers/README.md says how it was run). */
+function hypertoolSpec() {
+  const env = peerHome('hypertool');
+  const state = path.join(env.HOME, '.toolprint/hypertool-mcp');
+  mkdirSync(state, { recursive: true });
+  writeFileSync(path.join(state, 'config.json'), JSON.stringify({ toolsets: { bench: { name: 'bench', version: '1.0.0', createdAt: '2026-01-01T00:00:00.000Z', tools: [{ namespacedName: 'echo.echo' }] } }, version: '1.0.0', lastEquippedToolset: 'bench' }));
+  const config = path.join(tmp, 'hypertool.mcp.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { echo: { type: 'stdio', command: process.execPath, args: ECHO } } }));
+  return { args: [peerEntry('hypertool/dist/bin.js'), 'mcp', 'run', '--mcp-config', config, '--equip-toolset', 'bench'], env, tool: '' };
+}
+function oneMcpSpec() {
+  const env = peerHome('1mcp');
+  const config = path.join(tmp, '1mcp.mcp.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: ECHO } } }));
+  return { args: [peerEntry('1mcp/build/index.js'), 'serve', '--transport', 'stdio', '--config', config, '--config-dir', path.join(tmp, '1mcp-config')], env, tool: '' };
+}
 const names = (values.variants ?? 'direct,default,logdebug').split(',');
 for (const name of names) if (!KNOWN[name]) throw new Error(`unknown variant ${name}; known: ${Object.keys(KNOWN).join(', ')}`);
 
@@ -60,7 +96,19 @@ for (const name of names) {
   const transport = new StdioClientTransport({ command: process.execPath, args: spec.args, env: spec.env, stderr: 'ignore' });
   const client = new Client({ name: 'ab', version: '1' }, { capabilities: {} });
   await client.connect(transport);
-  variants.push({ name, client, pid: /** @type {number} */ (transport.pid), tool: spec.tool, wall: /** @type {number[]} */ ([]), cpu: /** @type {number[]} */ ([]), rss: 0 });
+  // A peer's name for the echo tool is whatever it lists (each namespaces differently).
+  const tool = spec.tool || (await listedEchoTool(client, name));
+  variants.push({ name, client, pid: /** @type {number} */ (transport.pid), tool, wall: /** @type {number[]} */ ([]), cpu: /** @type {number[]} */ ([]), rss: 0 });
+}
+/** @param {any} client @param {string} name */
+async function listedEchoTool(client, name) {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const { tools } = /** @type {{tools: {name: string}[]}} */ (await client.request({ method: 'tools/list', params: {} }, ANY));
+    const echo = tools.find((t) => /echo$/.test(t.name));
+    if (echo) return echo.name;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} lists no echo tool`);
 }
 /** @param {typeof variants[number]} v @param {number} n */
 async function calls(v, n) {
