@@ -11,6 +11,7 @@ import { speedMiniSearch } from '../search/minisearch-ab.js';
 import { OpenAiChatModel } from '../search/rerank/chat.js';
 import { runSpeed } from '../search/speed.js';
 import { UsageError } from './inventory.js';
+import { loadWordVectorsForBench } from './bench-word-vectors.js';
 
 export interface BenchRetrievalOptions {
   tools?: string;
@@ -31,6 +32,8 @@ export interface BenchRetrievalOptions {
   reportBaseline?: boolean;
   cross?: string;
   indexOptions?: string;
+  wordVectors?: string;
+  vectorOptions?: string;
   json?: string;
 }
 
@@ -81,12 +84,16 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
   if (!BENCH_ENGINES.includes(engine)) throw new UsageError(`--engine must be one of ${BENCH_ENGINES.join(', ')}.`);
   const indexOptions = parseIndexOptions(options.indexOptions);
   const llm = llmStage(options);
+  const wordVectors = loadWordVectorsForBench(options.wordVectors, options.vectorOptions);
+  if (wordVectors && (llm || options.scale !== undefined || (options.mode ?? 'lexical') !== 'lexical' || engine.startsWith('minisearch'))) {
+    throw new UsageError('--word-vectors fuses with --engine bm25 or index in lexical mode; drop --llm-url, --scale, --mode and minisearch engines.');
+  }
   if (llm && engine !== 'index') throw new UsageError('the llm mode re-ranks the index engine: drop --engine or use --engine index.');
   if (options.cross !== undefined) {
     if (trainSplit !== undefined) throw new UsageError('--cross tunes nothing: it runs zero-shot, without --train-split.');
     const sets = discoverSets(options.cross.split(',').filter(Boolean));
     const engines: BenchEngine[] = engine === 'index' ? ['index'] : [engine, 'index'];
-    const rows = await runCross(sets, { engines, ...(indexOptions && { indexOptions }), ...(limitQueries !== undefined && { limitQueries }), ...(llm && { llm }) });
+    const rows = await runCross(sets, { engines, ...(indexOptions && { indexOptions }), ...(limitQueries !== undefined && { limitQueries }), ...(llm && { llm }), ...(wordVectors && { wordVectors }) });
     process.stdout.write(`cross: ${rows.map((r) => `${r.set} (${r.queries} queries)`).join(', ')}; zero-shot, plain BM25 from the same run\n${formatCross(rows).join('\n')}\n`);
     if (options.json) writeFileSync(options.json, `${JSON.stringify(rows, null, 2)}\n`);
     return;
@@ -133,6 +140,7 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
     limitQueries,
     ...(engine === 'index' && { indexOptions: mergeIndexOptions(indexOptions) }),
     ...(llm && { llm }),
+    ...(wordVectors && { wordVectors }),
     ...(embeddings && { embeddings, onProgress: (done: number, total: number) => process.stderr.write(tty ? `\rembedding ${done}/${total}` : `embedded ${done}/${total}\n`) }),
   });
   if (embeddings && tty) process.stderr.write('\n');

@@ -220,6 +220,8 @@ export function buildProgram(): Command {
     .option('--llm-key-env <NAME>', 'llm mode: environment variable holding the API key, if the endpoint needs one')
     .option('--llm-candidates <n>', 'llm mode: first-stage candidates shown to the model (default 25)')
     .option('--llm-timeout-ms <ms>', 'llm mode: per query, then the first stage counts (default 8000)')
+    .option('--word-vectors <file>', 'experiment: fuse a word-vector signal (wink-embeddings JSON) with bm25 and the engine; with --cross adds vectors, bm25+vectors and index+vectors rows')
+    .option('--vector-options <json>', 'word-vector parameters, e.g. \'{"weighting":"sif","nameWeight":2,"fusion":{"method":"rrf","k":60}}\'')
     .option('--scale <tools>', 'speed run instead: replicate the tools to this many, time indexing, queries and single-tool updates')
     .option('--json <out>', 'also write the results as JSON to this file')
     .action((opts) => import('./bench-retrieval.js').then((m) => m.benchRetrievalCommand(opts)));

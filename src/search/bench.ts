@@ -16,6 +16,9 @@ import { SemanticIndex } from './semantic/semantic-index.js';
 import { percentile, scoreQuery, summarize, type Summary } from './metrics.js';
 import type { ChatModel } from './rerank/chat.js';
 import { LlmReranker, type RerankOptions } from './rerank/llm-rerank.js';
+import { DEFAULT_FUSION, fuseWithVectors, type FusionOptions } from './word-vectors/fusion.js';
+import type { WordVectorTable } from './word-vectors/table.js';
+import { WordVectorIndex, type WordVectorOptions } from './word-vectors/word-vector-index.js';
 
 interface ToolRef {
   server: string;
@@ -48,6 +51,8 @@ export interface BenchOptions {
   onProgress?: (done: number, total: number) => void;
   /** The llm mode: the first stage's top candidates re-ranked by this chat model (index engine only). */
   llm?: { model: ChatModel; options?: Partial<RerankOptions> };
+  /** The word-vector signal fused with the lexical ranking of `bm25` or `index` (lexical mode, no llm). */
+  wordVectors?: { table: WordVectorTable; options?: Partial<WordVectorOptions>; fusion?: Partial<FusionOptions> };
 }
 
 export interface BenchResult extends Summary {
@@ -124,10 +129,17 @@ export async function runBench(input: BenchInput, options: BenchOptions): Promis
   let embedMs: number | undefined;
   let llmAnswers = 0;
   let llmAsked = 0; // queries with two or more candidates (fewer: nothing to re-rank, the model is not asked)
+  const vectors = options.wordVectors && new WordVectorIndex(options.wordVectors.table, input.tools, options.wordVectors.options);
+  const fusion: FusionOptions = { ...DEFAULT_FUSION, ...options.wordVectors?.fusion };
+  if (vectors && (options.engine === 'minisearch' || options.engine === 'minisearch-default' || mode !== 'lexical' || options.llm)) {
+    throw new Error('word vectors fuse with the bm25 or index engine in lexical mode, without the llm stage');
+  }
   if (options.engine === 'bm25') {
     const bm25 = new PlainBm25();
     for (const tool of input.tools) bm25.add(tool);
-    ranker = { search: async (q) => ({ keys: bm25.search(q, { limit: 10 }).map((h) => h.key) }) };
+    ranker = vectors
+      ? { search: async (q) => ({ keys: fuseWithVectors(q, bm25.search(q, { limit: Math.max(10, fusion.depth) }), vectors, fusion, 10) }) }
+      : { search: async (q) => ({ keys: bm25.search(q, { limit: 10 }).map((h) => h.key) }) };
   } else if (options.engine === 'minisearch' || options.engine === 'minisearch-default') {
     const mini = await buildMiniSearch(input.tools, options.engine);
     ranker = { search: async (q) => ({ keys: mini.search(q, 10) }) };
@@ -147,6 +159,7 @@ export async function runBench(input: BenchInput, options: BenchOptions): Promis
     const docs = new Map(input.tools.map((t) => [t.key, t]));
     ranker = {
       search: async (q, warm) => {
+        if (vectors) return { keys: fuseWithVectors(q, engine.lexical.search(q, { limit: Math.max(10, fusion.depth) }), vectors, fusion, 10) };
         const result = await engine.search(q, { mode, limit: reranker ? Math.max(10, reranker.options.candidates) : 10 });
         let keys = result.hits.map((h) => h.key);
         let degradedReason = result.degraded;
@@ -178,7 +191,7 @@ export async function runBench(input: BenchInput, options: BenchOptions): Promis
     scores.push(scoreQuery(result.keys, q.groups.map((g) => g.map(idOf))));
   }
   return {
-    engine: options.engine,
+    engine: vectors ? (fusion.method === 'vectors' ? 'vectors' : `${options.engine}+vectors`) : options.engine,
     mode: options.engine === 'index' ? mode : 'lexical',
     tools: input.tools.length,
     trainQueries: options.engine === 'index' ? train.length : 0,

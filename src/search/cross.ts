@@ -63,6 +63,8 @@ export interface CrossOptions {
   limitQueries?: number;
   /** Also the engine with its top candidates re-ranked by this chat model (row `index+llm`). */
   llm?: BenchOptions['llm'];
+  /** Also the word-vector signal alone and fused with each of BM25 and the engine (rows `vectors`, `bm25+vectors`, `index+vectors`). */
+  wordVectors?: BenchOptions['wordVectors'];
 }
 
 /** Plain BM25 plus `engines` on every set, zero-shot, in one run. */
@@ -88,6 +90,13 @@ export async function runCross(sets: readonly EvalSet[], options: CrossOptions):
         ...(options.limitQueries !== undefined && { limitQueries: options.limitQueries }),
       });
       results.push({ engine: 'index+llm', result });
+    }
+    if (options.wordVectors) {
+      const limit = options.limitQueries !== undefined ? { limitQueries: options.limitQueries } : {};
+      const wv = options.wordVectors;
+      results.push({ engine: 'vectors', result: await runBench(input, { engine: 'bm25', ...limit, wordVectors: { ...wv, fusion: { ...wv.fusion, method: 'vectors' } } }) });
+      results.push({ engine: 'bm25+vectors', result: await runBench(input, { engine: 'bm25', ...limit, wordVectors: wv }) });
+      results.push({ engine: 'index+vectors', result: await runBench(input, { engine: 'index', ...limit, indexOptions: mergeIndexOptions(options.indexOptions), wordVectors: wv }) });
     }
     rows.push({ set: set.name, queries: results[0]!.result.queries, results });
   }
