@@ -100,6 +100,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
    * wait for them again. Returns the servers left out.
    */
   async ensureWithin(keys: string[] = this.pool.keys(), boundMs: number): Promise<string[]> {
+    // Every call of a session asks this: when every server is listed there is nothing to wait for (no timer, no race).
+    if (keys.every((k) => this.listings.has(k))) return [];
     // A server already announced as coming is not waited for again while its first listing runs.
     const waited = keys.filter((k) => !(this.owed.has(k) && this.pending.has(k)));
     const done = this.ensure(waited).then(() => false);
