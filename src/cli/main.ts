@@ -40,7 +40,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--pinning <mode>', 'tools whose definition changed since first seen: flagged (warn), hidden until `switchboard approve` (strict), or not checked (off) (default: the "pinning" setting, else warn)').choices(['warn', 'strict', 'off']))
     .addOption(new Option('--inbound-era <era>', 'protocol eras served to clients: 2026-07-28 requests next to 2025 sessions (auto), or 2025 sessions only (legacy) (default: the "inboundEra" setting, else auto)').choices(['auto', 'legacy']))
     .action((opts) => {
-      keepYoungGenerationSmall(); // before the gateway's modules load and allocate
+      if (!opts.http) keepYoungGenerationSmall(); // before the gateway's modules load and allocate
       return import('./serve.js').then((m) => m.serveCommand(opts));
     });
 

@@ -59,7 +59,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const inboundEra = options.inboundEra ?? config.settings.inboundEra;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.
   // Starting the journal's worker thread resets V8's flags to their defaults: ours are applied again once it runs.
-  const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message), onWarning: (message) => log.warn(message), onWorkerOnline: () => keepYoungGenerationSmall() } });
+  const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message), onWarning: (message) => log.warn(message), ...(!options.http && { onWorkerOnline: () => keepYoungGenerationSmall() }) } });
   for (const warning of store.warnings) log.warn(warning);
   if (store.metrics instanceof JournaledMetricsRepository) {
     const journal = store.metrics;

@@ -1,9 +1,11 @@
-// Owns the size of the gateway's young generation. A gateway relays small messages for as long as
-// its clients run; V8 grows the young generation's semi-spaces to 16 MB each (48 MB committed) after
-// a few thousand calls, which is RSS a relay does not use well: with the semi-spaces kept at their
-// initial 1 MB, the stdio face measured ~30 MB less RSS after 2,000 calls and no more CPU per call
-// (smaller, cache-resident scavenges; docs/performance.md, "Young generation"). A user's own
-// --max-semi-space-size (or any semi-space flag, on the command line or in NODE_OPTIONS) wins.
+// Owns the size of the stdio gateway's young generation. A stdio gateway runs once per client window
+// and relays one client's small messages; V8 grows the young generation's semi-spaces to 16 MB each
+// (32 MB committed) after a few thousand calls, which is RSS such a relay does not use well: with the
+// semi-spaces kept at their initial 1 MB, the stdio face measured ~30 MB less RSS after 2,000 calls
+// (docs/performance.md, "Young generation"). The HTTP face keeps V8's default: it is one process for
+// many clients, and its requests live across several scavenges, so a small young generation only
+// promotes their garbage to the old generation (measured: old space swinging between 40 and 80 MB).
+// A user's own --max-semi-space-size (or any semi-space flag, on the command line or in NODE_OPTIONS) wins.
 // Creating a worker thread resets V8's flags to their defaults (measured on Node 20 and 22), so
 // serve applies this again once the call journal's worker has started.
 import v8 from 'node:v8';
