@@ -6,7 +6,7 @@
 // median over blocks of the wall time per call and of the CPU time per call of the process the
 // client spawned (the gateway; for `direct` the echo server itself), and ratios to `direct`.
 //
-//   node bench/ab-stdio.mjs [--variants direct,default,logdebug,journal-write,norecord] [--rounds N] [--calls N] [--warmup N]
+//   node bench/ab-stdio.mjs [--variants direct,default,logdebug,journal-write,norecord,optimize-for-size] [--rounds N] [--calls N] [--warmup N]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +41,8 @@ const KNOWN = {
   logwarn: () => ({ args: [...gatewayArgs('logwarn'), '--log-level', 'warn'], tool: 'echo_echo' }),
   'journal-write': () => ({ args: gatewayArgs('journal-write'), env: { SWITCHBOARD_CALL_JOURNAL: 'write' }, tool: 'echo_echo' }),
   norecord: () => ({ args: gatewayArgs('norecord', { recordCalls: false }), tool: 'echo_echo' }),
+  // V8 sized for memory: less RSS for more CPU per call, not the default (docs/performance.md).
+  'optimize-for-size': () => ({ args: ['--optimize-for-size', ...gatewayArgs('optimize-for-size')], tool: 'echo_echo' }),
 };
 const names = (values.variants ?? 'direct,default,logdebug').split(',');
 for (const name of names) if (!KNOWN[name]) throw new Error(`unknown variant ${name}; known: ${Object.keys(KNOWN).join(', ')}`);
