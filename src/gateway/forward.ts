@@ -58,6 +58,7 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
     result = await connection.request(request.method, Object.keys(forwarded).length ? forwarded : undefined, {
       signal: ctx.mcpReq.signal,
       onprogress,
+      caller: session.id,
       // No timeoutMs: the connection applies the server's own requestTimeoutMs, else the gateway's.
     });
     if (result.isError === true) outcome = 'tool_error';

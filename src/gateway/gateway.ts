@@ -126,7 +126,7 @@ export class Gateway {
       onReverseRequest: (connection, request, signal) => this.router.reverseRequest(connection, request, signal),
       ...(services.credentials && { credentials: services.credentials }),
     });
-    this.pool.on('notification', (connection, notification) => this.router.onServerNotification(connection, notification));
+    this.pool.on('notification', (connection, notification, callers) => this.router.onServerNotification(connection, notification, callers));
     // A server that came back may list something else, and one that failed its first listing has
     // nothing listed yet: re-read it; clients hear only of real changes.
     this.handshakes = new HandshakeCache(this.store?.handshakes, this.log);

@@ -4,8 +4,9 @@
 // per kind, and reverse requests (sampling, elicitation, roots) to the client that caused them.
 // Isolation: a connection whose profile has an owner belongs to that one session, so its reverse
 // requests and log messages go to that session only; a shared connection never carries a reverse
-// request (we declared no capability for one) and its log messages go only to sessions that asked
-// for logs (logging/setLevel at or below the message's level). Nothing is routed by recency.
+// request (we declared no capability for one) and its log messages go by their cause (the session
+// whose requests were running when it arrived; nobody when several were; every session that asked
+// when none was: log-audience.ts). Nothing is routed by recency.
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.js';
@@ -19,6 +20,7 @@ import { correlationOf } from '../logging/correlation.js';
 import { requestLog } from '../logging/request-log.js';
 import type { ActivitySink } from '../metrics/activity.js';
 import type { MrtrBridge } from './mrtr-bridge.js';
+import { logAudience, type LogAudience } from './log-audience.js';
 
 const ANY_RESULT = z.any();
 
@@ -59,21 +61,13 @@ export class SessionRouter {
     return undefined;
   }
 
-  /**
-   * Who hears a server's log message. A per-session connection: its session (filtered by the level
-   * it set, everything when it set none). A shared connection: the cause of a message cannot be
-   * known (stdio carries no relation), so only sessions that asked for logs with logging/setLevel
-   * at or below the message's level hear it; a session that never asked hears none of them.
-   */
-  logListeners(connection: Connection, level: string): GatewaySession[] {
-    if (connection.profile.owner !== undefined) {
-      const owner = this.ownerOf(connection);
-      return owner && viewIncludes(owner.view, connection.key) && owner.wantsLog(level) ? [owner] : [];
-    }
-    return this.sessionsOf(connection.profile, connection.key).filter((s) => s.logLevel !== undefined && s.wantsLog(level));
+  /** Who hears a server's log message of `level`, given the sessions whose requests were running when it arrived. */
+  logListeners(connection: Connection, level: string, callers: readonly string[] | undefined): LogAudience {
+    const shared = connection.profile.owner === undefined;
+    return logAudience(connection, level, callers, { owner: shared ? undefined : this.ownerOf(connection), sharing: shared ? this.sessionsOf(connection.profile, connection.key) : [] });
   }
 
-  onServerNotification(connection: Connection, notification: RawNotification): void {
+  onServerNotification(connection: Connection, notification: RawNotification, callers?: readonly string[]): void {
     const params = notification.params ?? {};
     switch (notification.method) {
       case 'notifications/tools/list_changed':
@@ -88,15 +82,28 @@ export class SessionRouter {
         }
         return;
       }
-      case 'notifications/message': {
-        for (const session of this.logListeners(connection, params.level as string)) {
-          const tagged = session.view.kind === 'all' || session.view.kind === 'meta' || session.view.kind === 'auto' ? { ...params, logger: params.logger ? `${connection.key}/${params.logger}` : connection.key } : params;
-          void session.server.notification({ method: 'notifications/message', params: tagged }).catch(() => undefined);
-        }
-        return;
-      }
+      case 'notifications/message':
+        return this.routeLog(connection, params, callers);
       default:
         this.host.log.debug({ server: connection.key, method: notification.method }, 'notification not forwarded');
+    }
+  }
+
+  private routeLog(connection: Connection, params: Record<string, unknown>, callers: readonly string[] | undefined): void {
+    const audience = this.logListeners(connection, params.level as string, callers);
+    if (audience.cause === 'unknown') {
+      // Nothing is lost: the operator sees it, no client does.
+      this.host.log.info({ server: connection.key, logLevel: params.level, ...(params.logger !== undefined && { logger: params.logger }), data: params.data, callers: audience.callers }, 'server log message while several sessions had calls running on a shared connection: its cause cannot be known, so no client gets it');
+      return;
+    }
+    for (const session of audience.sessions) {
+      const tagged = session.view.kind === 'all' || session.view.kind === 'meta' || session.view.kind === 'auto' ? { ...params, logger: params.logger ? `${connection.key}/${params.logger}` : connection.key } : params;
+      const message = { method: 'notifications/message' as const, params: tagged };
+      // Caused by the session's one request running there: on that request's stream (HTTP), before its answer.
+      const running = audience.cause === 'background' ? undefined : session.inflight.get(connection);
+      const unrelated = () => session.server.notification(message as never);
+      const sent = running?.length === 1 ? running[0]!.mcpReq.notify(message as never).catch(unrelated) : unrelated();
+      void sent.catch(() => undefined);
     }
   }
 

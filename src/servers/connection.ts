@@ -27,6 +27,7 @@ import { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options
 export { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
 import { closeAndReap } from './process-tree.js';
 import { ProgressRouter } from './progress-router.js';
+import { LogCallers, takeLogCallers } from './log-callers.js';
 import { describeConnectError, stderrSuffix } from './connect-error.js';
 import { readAllPages, supportsList, type ListKind } from './listing.js';
 
@@ -66,6 +67,8 @@ export interface ForwardOptions {
   signal?: AbortSignal;
   onprogress?: (progress: Record<string, unknown>) => void;
   timeoutMs?: number;
+  /** Who the request is for (a client session's id): log messages that arrive while it runs name it (log-callers.ts). */
+  caller?: string;
 }
 
 export type { ListKind } from './listing.js';
@@ -99,6 +102,7 @@ export class Connection extends EventEmitter {
   /** Takes this server's configured secrets (env, header values, URL credentials) out of text shown or logged. */
   private readonly redact: (text: string) => string;
   private readonly progress = new ProgressRouter();
+  private readonly logCallers = new LogCallers();
   private readonly log: Logger;
   private readonly login: LoginGate;
 
@@ -214,8 +218,9 @@ export class Connection extends EventEmitter {
       { name: 'switchboard', version: '0.1.0' },
       { capabilities: this.profile.capabilities, ...versionNegotiationFor(this.config) },
     );
-    client.fallbackNotificationHandler = async (notification) => {
-      this.emit('notification', notification as RawNotification);
+    client.fallbackNotificationHandler = async (raw) => {
+      const { notification, callers } = takeLogCallers(raw as RawNotification);
+      this.emit('notification', notification, callers);
     };
     client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => this.answerReverse(request, ctx.mcpReq.signal);
     client.onclose = () => this.onClosed(client);
@@ -237,6 +242,7 @@ export class Connection extends EventEmitter {
     try {
       await client.connect(built.transport, { timeout: timeoutMs });
       this.progress.attach(built.transport);
+      this.logCallers.attach(built.transport);
     } catch (error) {
       if (isLoginRequired(error)) {
         this.needLogin(error);
@@ -403,7 +409,7 @@ export class Connection extends EventEmitter {
   private async send(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions): Promise<Record<string, unknown>> {
     const client = await this.ready();
     const timeout = options.timeoutMs ?? this.config.requestTimeoutMs ?? this.options.requestTimeoutMs;
-    if (!options.onprogress) return this.sendPlain(client, method, params, options.signal, Math.min(timeout, this.resilience.maxRequestMs));
+    if (!options.onprogress) return this.sendPlain(client, method, params, options.signal, Math.min(timeout, this.resilience.maxRequestMs), options.caller);
     const timedOut = new AbortController();
     let idle: NodeJS.Timeout | undefined;
     const arm = () => {
@@ -430,10 +436,14 @@ export class Connection extends EventEmitter {
     const signal = timedOut.signal;
     try {
       this.inflight++;
+      this.logCallers.begin(options.caller);
       const result = await client.request({ method: method as 'ping', params: forwarded }, ANY_RESULT, {
         signal,
         timeout: this.resilience.maxRequestMs,
-      }).finally(() => this.inflight--);
+      }).finally(() => {
+        this.inflight--;
+        this.logCallers.end(options.caller);
+      });
       this.proveAlive();
       return result;
     } catch (error) {
@@ -457,8 +467,9 @@ export class Connection extends EventEmitter {
    * The hot path (no progress to follow): the SDK's own timer and the caller's signal, with no
    * controller, timer or listener of ours per call (see docs/decisions/0004-hot-path.md).
    */
-  private async sendPlain(client: Client, method: string, params: Record<string, unknown> | undefined, signal: AbortSignal | undefined, timeout: number): Promise<Record<string, unknown>> {
+  private async sendPlain(client: Client, method: string, params: Record<string, unknown> | undefined, signal: AbortSignal | undefined, timeout: number, caller: string | undefined): Promise<Record<string, unknown>> {
     this.inflight++;
+    this.logCallers.begin(caller);
     try {
       const result = await client.request({ method: method as 'ping', params }, ANY_RESULT, { ...(signal && { signal }), timeout });
       this.proveAlive();
@@ -474,6 +485,7 @@ export class Connection extends EventEmitter {
       throw fromClientError(this.key, error, method, timeout, { lastError: this.lastError, downSince: this.downSince });
     } finally {
       this.inflight--;
+      this.logCallers.end(caller);
     }
   }
 

@@ -28,7 +28,8 @@ function entryOf(config: ServerConfig): ServerEntry {
 }
 
 export interface PoolEvents {
-  notification: [connection: Connection, notification: RawNotification];
+  /** `callers`: for a log message, the client sessions that had requests running when it arrived (log-callers.ts). */
+  notification: [connection: Connection, notification: RawNotification, callers: readonly string[] | undefined];
   closed: [connection: Connection];
   /** A connection's state changed. */
   state: [connection: Connection];
@@ -83,7 +84,7 @@ export class ServerPool extends EventEmitter<PoolEvents> {
     if (!connection) {
       connection = new Connection(entry.config, profile, this.options, entry.identity);
       const created = connection;
-      created.on('notification', (n: RawNotification) => this.emit('notification', created, n));
+      created.on('notification', (n: RawNotification, callers: readonly string[] | undefined) => this.emit('notification', created, n, callers));
       created.on('closed', () => this.emit('closed', created));
       created.on('up', (again: boolean) => this.emit('up', created, again));
       created.on('state', () => this.emit('state', created));

@@ -1,8 +1,9 @@
 // Reading a gateway child's memory for the fuzz tests, honestly: RSS from /proc once the process has
-// gone quiet (V8's memory reducer gives unused heap pages back a few seconds after allocation
-// stops), and the live heap after forced full collections, read by the test-only preload
-// test/fixtures/memory-probe.mjs (node --expose-gc --import). The RSS is read before a probe, never
-// right after one: a forced collection makes RSS jump for a moment.
+// gone quiet (V8's memory reducer collects the garbage and gives empty heap pages back on its own
+// schedule: seconds after allocation stops on an idle machine, only at its 100 s watchdog on a busy
+// one), and the live heap and RSS after forced full collections, read by the test-only preload
+// test/fixtures/memory-probe.mjs (node --expose-gc --import). The settled RSS is read before a
+// probe, never right after one: a forced collection makes RSS jump for a moment.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO, waitFor } from '../helpers/gateway.js';
@@ -42,11 +43,25 @@ async function lowestRssKb(pid: number, enough: (low: number) => boolean): Promi
   return low;
 }
 
-/** The live heap (bytes) after full collections in the child: what it retains, free pages aside. */
-export async function heapUsedAfterGc(pid: number, probeFile: string): Promise<number> {
+/** What the child holds once its garbage is collected: the live heap and RSS, in bytes (both from the probe's line). */
+export interface CollectedMemory {
+  heapUsed: number;
+  rss: number;
+}
+
+/**
+ * The live heap and RSS right after full collections in the child: what it retains, and what the
+ * process holds with no garbage left (retained heap, the pages V8 keeps committed, young generation
+ * at its grown size, malloc arenas, buffers, code). The RSS is a report, not asserted: right after a
+ * burst V8 keeps its grown spaces until its memory reducer shrinks them, so it varies (stdio 100.9 →
+ * 136 MB read at once, 96.5 → 131.6 MB settled for 30 s, but 102 → 108 MB when the collections came
+ * 45 s after the frames).
+ */
+export async function memoryAfterGc(pid: number, probeFile: string): Promise<CollectedMemory> {
   const lines = () => (existsSync(probeFile) ? readFileSync(probeFile, 'utf8').trim().split('\n').filter(Boolean) : []);
   const before = lines().length;
   process.kill(pid, 'SIGUSR2');
   const line = await waitFor(() => lines()[before], 'the memory probe to answer', 30_000);
-  return (JSON.parse(line) as { heapUsed: number }).heapUsed;
+  const { heapUsed, rss } = JSON.parse(line) as CollectedMemory;
+  return { heapUsed, rss };
 }
