@@ -9,6 +9,7 @@ import { createMcpHandler, isLegacyRequest, type McpHttpHandler, type Server } f
 import type { Gateway } from '../gateway/gateway.js';
 import type { ListChange } from '../gateway/list-change-feed.js';
 import { viewIncludes, type View } from '../gateway/view.js';
+import { MODERN_REQUEST_METHODS } from '../gateway/era.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { moduleLogger } from '../logging/logger.js';
 import type { AuthenticatedClient } from './clients.js';
@@ -30,6 +31,14 @@ export async function isModernRequest(request: Request, body: unknown): Promise<
   return !(await isLegacyRequest(request, body));
 }
 
+/** 404 with -32601 for a request naming a method this face does not implement (undefined otherwise). */
+function notImplemented(body: unknown): Response | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { id, method } = body as { id?: unknown; method?: unknown };
+  if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number') || MODERN_REQUEST_METHODS.has(method)) return undefined;
+  return Response.json({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } }, { status: 404 });
+}
+
 export class ModernHttpFace {
   private readonly handlers = new Map<string, EndpointHandler>();
   /** The request each factory call serves (the SDK hands the factory the Request it was given). */
@@ -43,6 +52,8 @@ export class ModernHttpFace {
 
   /** Serves one 2026-07-28 request (body already read and parsed) for an endpoint's view. */
   handle(request: Request, body: unknown, endpoint: string, view: View, client: AuthenticatedClient | undefined): Promise<Response> {
+    const unknownMethod = notImplemented(body);
+    if (unknownMethod) return Promise.resolve(unknownMethod);
     const key = JSON.stringify([client?.name ?? null, endpoint, view]);
     let entry = this.handlers.get(key);
     if (!entry) {
