@@ -8,13 +8,13 @@ import type { Connection } from '../servers/connection.js';
 import type { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import type { GatewaySession } from './session.js';
-import type { SubscriptionRegistry } from './subscriptions.js';
+import type { ResourceSubscriber, SubscriptionRegistry } from './subscriptions.js';
 
 export interface ReleaseContext {
   pool: ServerPool;
   sessions: () => Iterable<GatewaySession>;
   catalogs: Map<string, Catalog>;
-  subscriptions: SubscriptionRegistry<GatewaySession>;
+  subscriptions: SubscriptionRegistry<ResourceSubscriber>;
   /** Servers whose shared connection stays up without sessions. */
   pinned: ReadonlySet<string>;
   /** A session's own connections stop after this long without activity (0: only when it ends). */

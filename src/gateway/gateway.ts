@@ -21,7 +21,7 @@ import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { CallRecorder } from '../metrics/call-recorder.js';
 import { ActivityFeed } from '../metrics/activity.js';
 import { GatewaySession, GATEWAY_CAPABILITIES, logSeverity } from './session.js';
-import { SubscriptionRegistry } from './subscriptions.js';
+import { SubscriptionRegistry, type ResourceSubscriber } from './subscriptions.js';
 import { fallbacksFor, recommend, type Recommendation } from './recommendations.js';
 import { ToolsetService } from '../views/toolsets.js';
 import { viewIncludes, type View } from './view.js';
@@ -55,7 +55,7 @@ export interface GatewayServices {
 export class Gateway {
   readonly pool: ServerPool;
   readonly settings: GatewaySettings;
-  readonly subscriptions = new SubscriptionRegistry<GatewaySession>();
+  readonly subscriptions = new SubscriptionRegistry<ResourceSubscriber>();
   /** Every list change, for faces without sessions (2026-07-28 subscriptions/listen). */
   readonly listChanges = new ListChangeFeed();
   /** Server requests of a 2026-07-28 client's calls, relayed as input_required (mrtr-bridge.ts). */

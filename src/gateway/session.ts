@@ -402,6 +402,16 @@ export class GatewaySession {
     return this.forward(connection, request, { ...params, name: entry.originalName }, ctx, name);
   }
 
+  /** The connection of the server that serves a resource URI in this session's view (for subscriptions). */
+  resourceConnection(uri: string): Promise<Connection> {
+    return this.ownerOfUri(uri);
+  }
+
+  /** A downstream reported a change of a resource this session subscribed to. */
+  notifyResourceUpdated(params: Record<string, unknown>): void {
+    void this.server.notification({ method: 'notifications/resources/updated', params }).catch(() => undefined);
+  }
+
   private async ownerOfUri(uri: unknown): Promise<Connection> {
     if (typeof uri !== 'string') throw new ProtocolError(-32602, `Invalid params: "uri" must be a string`);
     if (this.view.kind === 'server') return this.connectionFor(this.view.server);

@@ -1,6 +1,12 @@
-// Owns resource subscriptions: which sessions watch which URI on which connection. The first
-// subscriber subscribes downstream, the last one to leave unsubscribes (reference counting).
+// Owns resource subscriptions: which subscribers (2025 sessions, 2026-07-28 listen streams) watch
+// which URI on which connection. The first subscriber subscribes downstream, the last one to leave
+// unsubscribes (reference counting).
 import type { Connection } from '../servers/connection.js';
+
+/** Who hears a downstream's notifications/resources/updated for a URI it watches. */
+export interface ResourceSubscriber {
+  notifyResourceUpdated(params: Record<string, unknown>): void;
+}
 
 export class SubscriptionRegistry<S> {
   private readonly byConnection = new Map<Connection, Map<string, Set<S>>>();
