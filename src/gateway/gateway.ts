@@ -59,7 +59,7 @@ export class Gateway {
   /** Every list change, for faces without sessions (2026-07-28 subscriptions/listen). */
   readonly listChanges = new ListChangeFeed();
   /** Server requests of a 2026-07-28 client's calls, relayed as input_required (mrtr-bridge.ts). */
-  readonly bridge = new MrtrBridge();
+  readonly bridge: MrtrBridge;
   readonly log = moduleLogger('gateway');
   private readonly catalogs = new Map<string, Catalog>();
   private readonly sessions = new Set<GatewaySession>();
@@ -98,6 +98,7 @@ export class Gateway {
 
   constructor(settings: Partial<GatewaySettings> = {}, services: GatewayServices = {}) {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
+    this.bridge = new MrtrBridge({ ttlMs: this.settings.inputRequiredTtlMs, log: this.log });
     this.meta = this.settings.meta;
     this.limits = this.settings.limits;
     this.store = services.store;

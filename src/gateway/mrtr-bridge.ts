@@ -47,8 +47,10 @@ const QUIET_MS = 25;
 const GATHER_LIMIT_MS = 250;
 
 export interface BridgeOptions {
-  /** A handle not continued within this long expires (default 10 minutes). */
+  /** A handle not continued within this long expires (default 10 minutes; setting inputRequiredTtlMs). */
   ttlMs?: number;
+  /** Where an expiry is reported (the gateway's logger). */
+  log?: { info(fields: Record<string, unknown>, message: string): void };
 }
 
 /** The client a requestState is bound to: its token's name, else the name it gives in clientInfo. */
@@ -61,10 +63,12 @@ function clientBinding(ctx: ServerContext): string {
 export class MrtrBridge {
   private readonly pending = new Map<string, PendingCall>();
   private readonly ttlMs: number;
+  private readonly log: BridgeOptions['log'];
   readonly codec: RequestStateCodec<BridgeState>;
 
   constructor(options: BridgeOptions = {}) {
     this.ttlMs = options.ttlMs ?? 10 * 60 * 1000;
+    this.log = options.log;
     this.codec = createRequestStateCodec<BridgeState>({ key: randomBytes(32), ttlSeconds: Math.ceil(this.ttlMs / 1000), bind: clientBinding });
   }
 
@@ -185,6 +189,7 @@ export class MrtrBridge {
   private expire(handle: string): void {
     const call = this.pending.get(handle);
     if (!call) return;
+    this.log?.info({ handle, ttlMs: this.ttlMs, round: call.round }, 'input_required call expired: no retry came, the downstream call is cancelled');
     call.abort.abort(new Error('the client did not continue the call before its requestState expired'));
     this.end(call);
   }
