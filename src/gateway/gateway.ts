@@ -301,6 +301,7 @@ export class Gateway {
     // A 2026-07-28 HTTP request's session ends with its exchange: the client is still there, so
     // the connections it used stay up (released with the last 2025 session or by releaseUnused).
     if (!session.perRequest) this.releaser.sessionEnded(session);
+    else this.releaser.modernRequestEnded(session);
   }
 
   /** A session's own connection came (back) up: the log level that session set applies to it again. */

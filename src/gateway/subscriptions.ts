@@ -46,6 +46,11 @@ export class SubscriptionRegistry<S> {
     return held;
   }
 
+  /** Whether anyone watches a URI on a connection. */
+  holds(connection: Connection): boolean {
+    return this.byConnection.has(connection);
+  }
+
   /** Forgets everything about a connection (it was stopped). */
   dropConnection(connection: Connection): void {
     this.byConnection.delete(connection);
