@@ -30,6 +30,36 @@ const BASELINES = path.join(REPO, 'test', 'conformance', 'baselines');
 /** A run through the gateway starts a downstream process per bridged call: minutes on a loaded machine. */
 const RUN_TIMEOUT_MS = 420_000;
 
+/**
+ * Baselined checks that fail by a clock, not by a rule: the suite gives the gateway a deadline that a
+ * downstream process start may or may not meet (on a quiet machine it can). Such an entry that passes
+ * is not a stale baseline; any other stale entry, and any unexpected failure, still fails the test.
+ */
+const TIMING_DEPENDENT = new Set([
+  // 600 ms for the first frame of a call that starts a downstream process of its own (per-server-2026-07-28.yaml).
+  'server-stateless:sep-2575-http-server-no-independent-requests-on-stream',
+]);
+
+/** The CLI's verdict on a run with a baseline: exit 0, or only timing-dependent entries passed. */
+function baselineHolds(report: ConformanceReport): boolean {
+  if (report.exitCode === 0) return true;
+  const listed = (heading: string) => {
+    const at = report.raw.indexOf(heading);
+    if (at < 0) return [];
+    const lines = report.raw.slice(at).split('\n').slice(1);
+    const entries: string[] = [];
+    for (const line of lines) {
+      const match = /^\s+[✓✗] (\S+)$/.exec(line);
+      if (!match) break;
+      entries.push(match[1]!);
+    }
+    return entries;
+  };
+  const unexpected = listed('Unexpected failures (not in baseline):');
+  const stale = listed('Stale baseline entries');
+  return unexpected.length === 0 && stale.length > 0 && stale.every((entry) => TIMING_DEPENDENT.has(entry));
+}
+
 /** newFailures' message for a check the reference passed and this run never reported. */
 const MISSING = 'check passed in the baseline but is missing here';
 
@@ -84,7 +114,7 @@ describe('conformance server suite, per spec revision', () => {
         expectedFailures: baseline('per-server', revision),
         timeoutMs: RUN_TIMEOUT_MS,
       });
-      expect(report.exitCode, explain(report)).toBe(0);
+      expect(baselineHolds(report), explain(report)).toBe(true);
       // Not-scored scenarios included. A baselined check excuses itself, and the later checks of its
       // scenario that never ran because of it (as the CLI tolerates them); any other failure counts.
       const excused = await baselinedChecks(baseline('per-server', revision));
@@ -101,7 +131,7 @@ describe('conformance server suite, per spec revision', () => {
         expectedFailures: baseline('aggregate', revision),
         timeoutMs: RUN_TIMEOUT_MS,
       });
-      expect(report.exitCode, explain(report)).toBe(0);
+      expect(baselineHolds(report), explain(report)).toBe(true);
     });
   }
 
