@@ -276,6 +276,8 @@ export const settingsSchema = z.strictObject({
   pinning: z.enum(['warn', 'strict', 'off']).optional(),
   // Protocol eras served to clients (issue #15; docs/protocol.md).
   inboundEra: z.enum(['auto', 'legacy']).optional(),
+  // How long a bridged call waits for its client's retry (issue #15; docs/protocol.md).
+  inputRequiredTtlMs: z.int().min(1000).max(86_400_000).optional(),
 });
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
@@ -351,4 +353,5 @@ export const DEFAULT_SETTINGS: SwitchboardSettings = Object.freeze({
   optimization: Object.freeze({ enabled: false, backends: Object.freeze([]) as unknown as OptimizationBackendSettings[], candidates: 4, repeats: 3, rule: Object.freeze({}) }),
   pinning: 'warn',
   inboundEra: 'auto',
+  inputRequiredTtlMs: 10 * 60 * 1000,
 });

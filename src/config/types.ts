@@ -132,6 +132,8 @@ export interface SwitchboardSettings {
   pinning: PinningMode;
   /** Serve 2026-07-28 requests next to 2025 sessions (auto) or 2025 sessions only (legacy). */
   inboundEra: 'auto' | 'legacy';
+  /** A 2026-07-28 client's bridged call that gets no retry within this long expires: the downstream call is cancelled. */
+  inputRequiredTtlMs: number;
 }
 
 export type PinningMode = 'warn' | 'strict' | 'off';

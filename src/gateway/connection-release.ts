@@ -1,5 +1,6 @@
 // Owns when downstream connections stop: a profile's connections when its last session ends, an
-// idle session's own connections (isolatedIdleMs), shared connections no session uses, and the
+// idle session's own connections (isolatedIdleMs), connections only 2026-07-28 clients used once no
+// such request came for isolatedIdleMs, shared connections no session uses, and the
 // servers started only for a listing of the gateway's own (discovery, a reload). Pinned servers
 // (lazy: false, preconnect) keep their shared connection. Every stop is tracked so close() can wait.
 import type { Logger } from 'pino';
@@ -8,13 +9,13 @@ import type { Connection } from '../servers/connection.js';
 import type { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import type { GatewaySession } from './session.js';
-import type { SubscriptionRegistry } from './subscriptions.js';
+import type { ResourceSubscriber, SubscriptionRegistry } from './subscriptions.js';
 
 export interface ReleaseContext {
   pool: ServerPool;
   sessions: () => Iterable<GatewaySession>;
   catalogs: Map<string, Catalog>;
-  subscriptions: SubscriptionRegistry<GatewaySession>;
+  subscriptions: SubscriptionRegistry<ResourceSubscriber>;
   /** Servers whose shared connection stays up without sessions. */
   pinned: ReadonlySet<string>;
   /** A session's own connections stop after this long without activity (0: only when it ends). */
@@ -28,6 +29,8 @@ export class ConnectionReleaser {
   /** Stops in progress; close() waits for them. */
   private readonly releasing = new Set<Promise<unknown>>();
   private readonly idleTimer: NodeJS.Timeout | undefined;
+  /** When a 2026-07-28 request (a session of one request) last ended, per capability profile. */
+  private readonly modernUse = new Map<string, number>();
 
   constructor(private readonly context: ReleaseContext) {
     const idleMs = context.isolatedIdleMs;
@@ -47,6 +50,9 @@ export class ConnectionReleaser {
     const kept = this.context.keepsOwner ?? (() => false);
     const profiles = new Set(pool.connections().filter((c) => c.profile.owner === undefined || !kept(c.profile.owner)).map((c) => c.profile.key));
     const used = new Set([...this.context.sessions()].filter((s) => s.view.kind !== 'management').map((s) => s.profile.key));
+    // Profiles 2026-07-28 clients used lately are in use too (their sessions last one request).
+    const recent = Date.now() - this.context.isolatedIdleMs;
+    for (const [profileKey, lastUsed] of this.modernUse) if (lastUsed > recent) used.add(profileKey);
     await Promise.all([...profiles].filter((key) => !used.has(key)).map((key) => this.track(this.releaseProfile(key, true))));
   }
 
@@ -62,6 +68,14 @@ export class ConnectionReleaser {
       void this.track(this.releaseProfile(profileKey));
     }
     if (session.profile.owner !== undefined) this.releaseUnusedShared(Date.now());
+  }
+
+  /**
+   * A 2026-07-28 request's session ended. The client is still there, so its connections stay up;
+   * they stop once no such request used their profile for isolatedIdleMs (releaseIdleModern).
+   */
+  modernRequestEnded(session: GatewaySession): void {
+    if (session.view.kind !== 'management') this.modernUse.set(session.profile.key, Date.now());
   }
 
   /** Waits for every stop in progress and ends the idle timer. */
@@ -89,7 +103,31 @@ export class ConnectionReleaser {
         if (released.length) log.info({ session: session.id, connections: released.length }, 'session idle; its own connections stopped until it is used again');
       }));
     }
+    this.releaseIdleModern(cutoff);
     this.releaseUnusedShared(cutoff);
+  }
+
+  /**
+   * The connections of a profile that only 2026-07-28 requests used stop when none came for
+   * isolatedIdleMs, as a 2025 session's go when it idles out: unless a session uses the profile
+   * (a request running, a 2025 session, a modern stdio connection) or a listen stream watches a
+   * resource on them. Pinned servers keep their shared connection; the next request starts the rest.
+   */
+  private releaseIdleModern(cutoff: number): void {
+    const { pool, subscriptions, log } = this.context;
+    const inUse = new Set([...this.context.sessions()].filter((s) => s.view.kind !== 'management').map((s) => s.profile.key));
+    for (const [profileKey, lastUsed] of this.modernUse) {
+      if (lastUsed > cutoff || inUse.has(profileKey)) continue;
+      const connections = pool.connections().filter((c) => c.profile.key === profileKey && c.state !== 'stopped');
+      if (connections.some((c) => c.state === 'connecting' || subscriptions.holds(c))) continue;
+      this.modernUse.delete(profileKey);
+      if (connections.length === 0) continue;
+      const pinned = profileKey === BARE_PROFILE.key ? this.context.pinned : new Set<string>();
+      void this.track(pool.releaseProfile(profileKey, pinned).then((released) => {
+        for (const connection of released) subscriptions.dropConnection(connection);
+        if (released.length) log.info({ profile: profileKey, connections: released.length }, 'connections only 2026-07-28 clients used are idle; stopped until the next request');
+      }));
+    }
   }
 
   /**
@@ -101,6 +139,7 @@ export class ConnectionReleaser {
     const { pool, subscriptions, pinned, log } = this.context;
     const sessions = [...this.context.sessions()];
     if (sessions.some((s) => s.view.kind === 'management' ? s.handling > 0 : s.clientCapabilities === undefined || s.profile.key === BARE_PROFILE.key)) return;
+    if ((this.modernUse.get(BARE_PROFILE.key) ?? 0) > cutoff) return; // 2026-07-28 clients use them
     const shared = pool.connections().filter((c) => c.profile.key === BARE_PROFILE.key && !pinned.has(c.key));
     // Only connections up for a while and done starting: one being started or listed is left alone.
     const settled = (c: Connection) => c.state === 'connected' && (c.connectedAt?.getTime() ?? Infinity) <= cutoff;

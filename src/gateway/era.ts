@@ -14,6 +14,30 @@ export const DEFAULT_INBOUND_ERA: InboundEraSetting = 'auto';
 /** Protocol revisions of the 2026-07-28 era this gateway serves (the SDK's modern revisions). */
 export const MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
 
+/**
+ * The request methods a 2026-07-28 request may name here: the ones the gateway serves, and the ones
+ * the SDK answers itself (server/discover, subscriptions/listen, and the 2025-only methods it refuses
+ * with 404). Any other method is not implemented: the spec wants 404 with -32601 for it, which only
+ * a refusal before dispatch gets (a handler's error is answered in-band with 200).
+ */
+export const MODERN_REQUEST_METHODS: ReadonlySet<string> = new Set([
+  DISCOVER_METHOD,
+  'subscriptions/listen',
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'completion/complete',
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
 /** The era one client session speaks: legacy (2025, a handshake) or modern (2026-07-28). */
 export type InboundEra = 'legacy' | 'modern';
 

@@ -29,6 +29,8 @@ export interface GatewaySettings {
   meta: MetaSettings;
   /** Bounds on client input and results (switchboard.limits). */
   limits: LimitSettings;
+  /** A bridged call's pending handle (its requestState) expires after this long without a retry. */
+  inputRequiredTtlMs: number;
 }
 
 /** Meta mode, auto mode and fallback suggestions (see docs/meta-mode.md). */
@@ -68,6 +70,7 @@ export function gatewaySettingsOf(settings: SwitchboardSettings): GatewaySetting
     search: settings.search,
     meta: metaSettingsOf(settings),
     limits: { ...settings.limits },
+    inputRequiredTtlMs: settings.inputRequiredTtlMs,
   };
 }
 

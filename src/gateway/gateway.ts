@@ -21,7 +21,7 @@ import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { CallRecorder } from '../metrics/call-recorder.js';
 import { ActivityFeed } from '../metrics/activity.js';
 import { GatewaySession, GATEWAY_CAPABILITIES, logSeverity } from './session.js';
-import { SubscriptionRegistry } from './subscriptions.js';
+import { SubscriptionRegistry, type ResourceSubscriber } from './subscriptions.js';
 import { fallbacksFor, recommend, type Recommendation } from './recommendations.js';
 import { ToolsetService } from '../views/toolsets.js';
 import { viewIncludes, type View } from './view.js';
@@ -55,11 +55,11 @@ export interface GatewayServices {
 export class Gateway {
   readonly pool: ServerPool;
   readonly settings: GatewaySettings;
-  readonly subscriptions = new SubscriptionRegistry<GatewaySession>();
+  readonly subscriptions = new SubscriptionRegistry<ResourceSubscriber>();
   /** Every list change, for faces without sessions (2026-07-28 subscriptions/listen). */
   readonly listChanges = new ListChangeFeed();
   /** Server requests of a 2026-07-28 client's calls, relayed as input_required (mrtr-bridge.ts). */
-  readonly bridge = new MrtrBridge();
+  readonly bridge: MrtrBridge;
   readonly log = moduleLogger('gateway');
   private readonly catalogs = new Map<string, Catalog>();
   private readonly sessions = new Set<GatewaySession>();
@@ -98,6 +98,7 @@ export class Gateway {
 
   constructor(settings: Partial<GatewaySettings> = {}, services: GatewayServices = {}) {
     this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
+    this.bridge = new MrtrBridge({ ttlMs: this.settings.inputRequiredTtlMs, log: this.log });
     this.meta = this.settings.meta;
     this.limits = this.settings.limits;
     this.store = services.store;
@@ -300,6 +301,7 @@ export class Gateway {
     // A 2026-07-28 HTTP request's session ends with its exchange: the client is still there, so
     // the connections it used stay up (released with the last 2025 session or by releaseUnused).
     if (!session.perRequest) this.releaser.sessionEnded(session);
+    else this.releaser.modernRequestEnded(session);
   }
 
   /** A session's own connection came (back) up: the log level that session set applies to it again. */

@@ -10,9 +10,11 @@ import { ProtocolError, createRequestStateCodec, type RequestStateCodec, type Se
 
 type Result = Record<string, unknown>;
 
-/** What the sealed requestState carries: which pending call it continues. */
+/** What the sealed requestState carries: which pending call it continues, and at which round. */
 interface BridgeState {
   handle: string;
+  /** The round that minted it: each round's state differs, and only the latest one continues the call. */
+  round: number;
 }
 
 interface Question {
@@ -35,11 +37,20 @@ interface PendingCall {
   wake: (() => void) | undefined;
   onEnd: (handle: string) => void;
   nextKey: number;
+  /** Rounds answered with input_required so far. */
+  round: number;
 }
 
+/** How long a round waits for a server's next question after its last one. */
+const QUIET_MS = 25;
+/** The longest a round waits to gather questions that arrive together. */
+const GATHER_LIMIT_MS = 250;
+
 export interface BridgeOptions {
-  /** A handle not continued within this long expires (default 10 minutes). */
+  /** A handle not continued within this long expires (default 10 minutes; setting inputRequiredTtlMs). */
   ttlMs?: number;
+  /** Where an expiry is reported (the gateway's logger). */
+  log?: { info(fields: Record<string, unknown>, message: string): void };
 }
 
 /** The client a requestState is bound to: its token's name, else the name it gives in clientInfo. */
@@ -52,10 +63,12 @@ function clientBinding(ctx: ServerContext): string {
 export class MrtrBridge {
   private readonly pending = new Map<string, PendingCall>();
   private readonly ttlMs: number;
+  private readonly log: BridgeOptions['log'];
   readonly codec: RequestStateCodec<BridgeState>;
 
   constructor(options: BridgeOptions = {}) {
     this.ttlMs = options.ttlMs ?? 10 * 60 * 1000;
+    this.log = options.log;
     this.codec = createRequestStateCodec<BridgeState>({ key: randomBytes(32), ttlSeconds: Math.ceil(this.ttlMs / 1000), bind: clientBinding });
   }
 
@@ -74,7 +87,7 @@ export class MrtrBridge {
    */
   async start(ctx: ServerContext, run: (handle: string, signal: AbortSignal) => Promise<Result>, onEnd: (handle: string) => void): Promise<Result> {
     const handle = randomUUID();
-    const call: PendingCall = { handle, outcome: undefined, questions: [], abort: new AbortController(), timer: setTimeout(() => this.expire(handle), this.ttlMs), wake: undefined, onEnd, nextKey: 0 };
+    const call: PendingCall = { handle, outcome: undefined, questions: [], abort: new AbortController(), timer: setTimeout(() => this.expire(handle), this.ttlMs), wake: undefined, onEnd, nextKey: 0, round: 0 };
     call.timer.unref();
     this.pending.set(handle, call);
     Promise.resolve().then(() => run(handle, call.abort.signal)).then(
@@ -97,8 +110,10 @@ export class MrtrBridge {
     }
     const call = this.pending.get(state.handle);
     if (!call) throw new ProtocolError(-32602, 'Invalid params: this requestState continues no pending call (it ended or expired); call the tool again.');
+    if (state.round !== call.round) throw new ProtocolError(-32602, `Invalid params: this requestState is from round ${state.round} of the call, which is at round ${call.round}; send the latest requestState.`);
     const responses = ctx.mcpReq.inputResponses ?? {};
-    for (const question of call.questions) {
+    // A copy: answered questions leave the list while it is walked.
+    for (const question of [...call.questions]) {
       if (!question.asked || !(question.key in responses)) continue;
       call.questions.splice(call.questions.indexOf(question), 1);
       question.answer(responses[question.key]);
@@ -134,6 +149,7 @@ export class MrtrBridge {
       call.wake = undefined;
       if (ctx.mcpReq.signal.aborted && !call.outcome) throw new ProtocolError(-32603, 'The request was cancelled; the call goes on until its handle expires.');
     }
+    if (!call.outcome) await this.gatherQuestions(call);
     if (call.outcome) {
       this.end(call);
       if (call.outcome.error !== undefined) throw call.outcome.error;
@@ -146,7 +162,23 @@ export class MrtrBridge {
       inputRequests[question.key] = { method: question.method, ...(question.params !== undefined && { params: question.params }) };
     }
     call.timer.refresh();
-    return { resultType: 'input_required', inputRequests, requestState: await this.codec.mint({ handle: call.handle }, ctx) };
+    call.round += 1;
+    return { resultType: 'input_required', inputRequests, requestState: await this.codec.mint({ handle: call.handle, round: call.round }, ctx) };
+  }
+
+  /**
+   * A server that asks several things at once (the SDK's legacy shim sends all of a round's
+   * requests together) has them arrive back to back, not in one read: the round waits until no new
+   * question came for QUIET_MS (at most GATHER_LIMIT_MS), so they reach the client in one
+   * input_required instead of one round trip each.
+   */
+  private async gatherQuestions(call: PendingCall): Promise<void> {
+    const started = Date.now();
+    let seen = -1;
+    while (call.questions.length !== seen && !call.outcome && Date.now() - started < GATHER_LIMIT_MS) {
+      seen = call.questions.length;
+      await new Promise<void>((resolve) => setTimeout(resolve, QUIET_MS));
+    }
   }
 
   private settle(call: PendingCall, outcome: { result?: Result; error?: unknown }): void {
@@ -157,6 +189,7 @@ export class MrtrBridge {
   private expire(handle: string): void {
     const call = this.pending.get(handle);
     if (!call) return;
+    this.log?.info({ handle, ttlMs: this.ttlMs, round: call.round }, 'input_required call expired: no retry came, the downstream call is cancelled');
     call.abort.abort(new Error('the client did not continue the call before its requestState expired'));
     this.end(call);
   }

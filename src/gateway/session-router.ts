@@ -14,7 +14,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Connection, ListKind, RawNotification } from '../servers/connection.js';
 import { REVERSE_METHOD_CAPABILITY, type CapabilityProfile } from '../servers/profile.js';
 import type { GatewaySession } from './session.js';
-import type { SubscriptionRegistry } from './subscriptions.js';
+import type { ResourceSubscriber, SubscriptionRegistry } from './subscriptions.js';
 import { viewIncludes } from './view.js';
 import { correlationOf } from '../logging/correlation.js';
 import { requestLog } from '../logging/request-log.js';
@@ -34,7 +34,7 @@ const LIST_CHANGED: Record<ListKind, string> = {
 export interface RouterHost {
   sessions(): Iterable<GatewaySession>;
   catalog(profileKey: string): Catalog | undefined;
-  readonly subscriptions: SubscriptionRegistry<GatewaySession>;
+  readonly subscriptions: SubscriptionRegistry<ResourceSubscriber>;
   readonly listChangedDebounceMs: number;
   readonly log: Logger;
   /** Live views hear of each server request (with the correlation id of the call that caused it). */
@@ -77,9 +77,7 @@ export class SessionRouter {
       case 'notifications/resources/list_changed':
         return void this.host.catalog(connection.profile.key)?.refresh(connection.key, ['resources', 'resourceTemplates']);
       case 'notifications/resources/updated': {
-        for (const session of this.host.subscriptions.subscribers(connection, params.uri as string)) {
-          void session.server.notification({ method: 'notifications/resources/updated', params }).catch(() => undefined);
-        }
+        for (const subscriber of this.host.subscriptions.subscribers(connection, params.uri as string)) subscriber.notifyResourceUpdated(params);
         return;
       }
       case 'notifications/message':

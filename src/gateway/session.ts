@@ -81,6 +81,8 @@ export class GatewaySession {
   scope: ClientScope | undefined;
   /** tools/call requests now running (bounded by limits.concurrentCallsPerSession; results bounded too). */
   private readonly calls = new CallGate();
+  /** The capabilities the latest 2026-07-28 request declared in its envelope (see noteDeclaredCapabilities). */
+  private declaredPerRequest: ClientCapabilities | undefined;
 
   constructor(
     readonly gateway: Gateway,
@@ -92,6 +94,7 @@ export class GatewaySession {
     this.perRequest = options.perRequest ?? false;
     this.server = new Server(options.serverInfo, { capabilities: options.capabilities, instructions: options.instructions });
     this.server.fallbackRequestHandler = async (request, ctx) => {
+      if (this.era === 'modern') this.noteDeclaredCapabilities(ctx);
       this.handling++;
       try {
         return await this.handle(request, ctx);
@@ -402,6 +405,16 @@ export class GatewaySession {
     return this.forward(connection, request, { ...params, name: entry.originalName }, ctx, name);
   }
 
+  /** The connection of the server that serves a resource URI in this session's view (for subscriptions). */
+  resourceConnection(uri: string): Promise<Connection> {
+    return this.ownerOfUri(uri);
+  }
+
+  /** A downstream reported a change of a resource this session subscribed to. */
+  notifyResourceUpdated(params: Record<string, unknown>): void {
+    void this.server.notification({ method: 'notifications/resources/updated', params }).catch(() => undefined);
+  }
+
   private async ownerOfUri(uri: unknown): Promise<Connection> {
     if (typeof uri !== 'string') throw new ProtocolError(-32602, `Invalid params: "uri" must be a string`);
     if (this.view.kind === 'server') return this.connectionFor(this.view.server);
@@ -450,10 +463,21 @@ export class GatewaySession {
     return forwardRequest(this, connection, request, params, ctx, label, record);
   }
 
+  /**
+   * A 2026-07-28 request declares its client's capabilities in its envelope. Over HTTP the SDK seeds
+   * them into the request's own server instance; a stdio connection has one instance for all its
+   * requests, so the latest request's declaration is kept here (clients declare the same each time).
+   */
+  private noteDeclaredCapabilities(ctx: ServerContext): void {
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    const declared = envelope?.['io.modelcontextprotocol/clientCapabilities'];
+    if (declared && typeof declared === 'object') this.declaredPerRequest = declared as ClientCapabilities;
+  }
+
   /** A 2026-07-28 request's mirrored capabilities (sampling, elicitation, roots), when it declared any. */
   private bridgedCapabilities(): ClientCapabilities | undefined {
     if (this.era !== 'modern') return undefined;
-    const mirrored = profileOf(this.server.getClientCapabilities(), undefined).capabilities;
+    const mirrored = profileOf(this.declaredPerRequest ?? this.server.getClientCapabilities(), undefined).capabilities;
     return Object.keys(mirrored).length ? mirrored : undefined;
   }
 

@@ -1,6 +1,12 @@
-// Owns resource subscriptions: which sessions watch which URI on which connection. The first
-// subscriber subscribes downstream, the last one to leave unsubscribes (reference counting).
+// Owns resource subscriptions: which subscribers (2025 sessions, 2026-07-28 listen streams) watch
+// which URI on which connection. The first subscriber subscribes downstream, the last one to leave
+// unsubscribes (reference counting).
 import type { Connection } from '../servers/connection.js';
+
+/** Who hears a downstream's notifications/resources/updated for a URI it watches. */
+export interface ResourceSubscriber {
+  notifyResourceUpdated(params: Record<string, unknown>): void;
+}
 
 export class SubscriptionRegistry<S> {
   private readonly byConnection = new Map<Connection, Map<string, Set<S>>>();
@@ -38,6 +44,11 @@ export class SubscriptionRegistry<S> {
       for (const [uri, sessions] of uris) if (sessions.has(session)) held.push({ connection, uri });
     }
     return held;
+  }
+
+  /** Whether anyone watches a URI on a connection. */
+  holds(connection: Connection): boolean {
+    return this.byConnection.has(connection);
   }
 
   /** Forgets everything about a connection (it was stopped). */

@@ -4,11 +4,14 @@
 // Mcp-Method/Mcp-Name headers, answers server/discover, stamps resultType and serves
 // subscriptions/listen), one handler per endpoint, view and client. Each request is answered by a
 // fresh gateway session of the modern era that ends with the exchange. Listen streams hear the
-// gateway's list changes that concern their endpoint's view.
+// gateway's list changes that concern their endpoint's view, and the updates of the resources they
+// ask for (listen-subscriptions.ts).
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Gateway } from '../gateway/gateway.js';
 import type { ListChange } from '../gateway/list-change-feed.js';
 import { viewIncludes, type View } from '../gateway/view.js';
+import { MODERN_REQUEST_METHODS } from '../gateway/era.js';
+import { ListenResourceSubscriber, listenedResources } from './listen-subscriptions.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { moduleLogger } from '../logging/logger.js';
 import type { AuthenticatedClient } from './clients.js';
@@ -17,6 +20,8 @@ interface EndpointHandler {
   handler: McpHttpHandler;
   view: View;
   client: AuthenticatedClient | undefined;
+  /** The resource subscriptions its listen streams hold. */
+  resources: ListenResourceSubscriber;
 }
 
 /** What the server factory needs to know about the request it builds a server for. */
@@ -28,6 +33,14 @@ interface RequestContext {
 /** True when the SDK routes this request to its 2026-07-28 path (its own classification, not ours). */
 export async function isModernRequest(request: Request, body: unknown): Promise<boolean> {
   return !(await isLegacyRequest(request, body));
+}
+
+/** 404 with -32601 for a request naming a method this face does not implement (undefined otherwise). */
+function notImplemented(body: unknown): Response | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { id, method } = body as { id?: unknown; method?: unknown };
+  if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number') || MODERN_REQUEST_METHODS.has(method)) return undefined;
+  return Response.json({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } }, { status: 404 });
 }
 
 export class ModernHttpFace {
@@ -42,7 +55,9 @@ export class ModernHttpFace {
   }
 
   /** Serves one 2026-07-28 request (body already read and parsed) for an endpoint's view. */
-  handle(request: Request, body: unknown, endpoint: string, view: View, client: AuthenticatedClient | undefined): Promise<Response> {
+  async handle(request: Request, body: unknown, endpoint: string, view: View, client: AuthenticatedClient | undefined): Promise<Response> {
+    const unknownMethod = notImplemented(body);
+    if (unknownMethod) return unknownMethod;
     const key = JSON.stringify([client?.name ?? null, endpoint, view]);
     let entry = this.handlers.get(key);
     if (!entry) {
@@ -50,12 +65,35 @@ export class ModernHttpFace {
         legacy: 'reject',
         onerror: (error) => this.log.debug({ endpoint, err: error.message }, '2026-07-28 request refused or failed'),
       });
-      entry = { handler, view, client };
+      entry = { handler, view, client, resources: new ListenResourceSubscriber(handler.notify, this.gateway.subscriptions, this.log) };
       this.handlers.set(key, entry);
     }
+    const uris = listenedResources(body);
+    if (uris.length > 0) await this.holdResources(entry, uris, request.signal);
     this.contexts.set(request, { view, client });
     // The authenticated client's name binds the bridge's requestState to it (mrtr-bridge.ts).
     return entry.handler.fetch(request, { parsedBody: body, ...(client && { authInfo: { token: '', clientId: client.name, scopes: [] } }) });
+  }
+
+  /**
+   * A listen stream that asks for resource updates subscribes, for as long as it is open, to each
+   * URI on the connection of the server that serves it in the endpoint's view (a URI no server
+   * serves, or one the client's scope forbids, is left out).
+   */
+  private async holdResources(entry: EndpointHandler, uris: string[], until: AbortSignal): Promise<void> {
+    const session = await this.gateway.createSession(entry.view, undefined, { era: 'modern', perRequest: true });
+    session.scope = entry.client && !entry.client.scope.unrestricted ? entry.client.scope : undefined;
+    try {
+      for (const uri of uris) {
+        try {
+          entry.resources.hold(await session.resourceConnection(uri), uri, until);
+        } catch (error) {
+          this.log.debug({ uri, err: (error as Error).message }, 'a listen stream asked for updates of a resource no server here serves');
+        }
+      }
+    } finally {
+      await session.close();
+    }
   }
 
   private async serverFor(request: Request | undefined): Promise<Server> {

@@ -16,6 +16,7 @@ describe('gateway settings come from the configuration, with one set of defaults
       requestTimeoutMs: DEFAULT_SETTINGS.requestTimeoutMs,
       listTimeoutMs: DEFAULT_SETTINGS.listTimeoutMs,
       isolatedIdleMs: DEFAULT_SETTINGS.isolatedIdleMs,
+      inputRequiredTtlMs: DEFAULT_SETTINGS.inputRequiredTtlMs,
       lazy,
       resilience,
       limits: DEFAULT_SETTINGS.limits,

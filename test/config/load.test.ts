@@ -349,6 +349,7 @@ describe('settings', () => {
       optimization: { enabled: false, backends: [], candidates: 4, repeats: 3, rule: {} },
       pinning: 'warn',
       inboundEra: 'auto',
+      inputRequiredTtlMs: 600_000,
       clients: [],
       limits: {
         maxInitializeBodyBytes: 1024 * 1024,
@@ -431,6 +432,7 @@ describe('settings', () => {
       },
       pinning: 'strict',
       inboundEra: 'legacy',
+      inputRequiredTtlMs: 120_000,
     };
     expect((await load({ mcpServers: {}, switchboard: all })).settings).toEqual(all);
     const partial = await load({ mcpServers: {}, switchboard: { resilience: { retry: { maxAttempts: 9 } } } });
