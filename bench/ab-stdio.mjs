@@ -6,7 +6,7 @@
 // median over blocks of the wall time per call and of the CPU time per call of the process the
 // client spawned (the gateway; for `direct` the echo server itself), and ratios to `direct`.
 //
-//   node bench/ab-stdio.mjs [--variants direct,default,logdebug,journal-write,norecord,optimize-for-size,semi16,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
+//   node bench/ab-stdio.mjs [--variants direct,default,logdebug,journal-write,norecord,optimize-for-size,semi1,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
 //
 // hypertool and 1mcp are the peer gateways of ../shared/bench-peers, built with its build.sh into DIR
 // (--peers, default $SWITCHBOARD_BENCH_PEERS): never installed by this project.
@@ -47,9 +47,8 @@ const KNOWN = {
   norecord: () => ({ args: gatewayArgs('norecord', { recordCalls: false }), tool: 'echo_echo' }),
   // V8 sized for memory: less RSS for more CPU per call, not the default (docs/performance.md).
   'optimize-for-size': () => ({ args: ['--optimize-for-size', ...gatewayArgs('optimize-for-size')], tool: 'echo_echo' }),
-  // The young generation V8 grows to by default (16 MB semi-spaces): a semi-space flag of the user's own turns off
-  // serve's keepYoungGenerationSmall (src/cli/young-generation.ts).
-  semi16: () => ({ args: ['--max-semi-space-size=16', ...gatewayArgs('semi16')], tool: 'echo_echo' }),
+  // The young generation kept at 1 MB semi-spaces (V8 grows them to 16 MB by default): less RSS, more CPU per call.
+  semi1: () => ({ args: ['--max-semi-space-size=1', ...gatewayArgs('semi1')], tool: 'echo_echo' }),
   hypertool: () => hypertoolSpec(),
   '1mcp': () => oneMcpSpec(),
 };

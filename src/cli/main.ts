@@ -7,7 +7,6 @@ import { VERSION } from '../config/version.js';
 import { QueryBoundError } from '../store/query-bounds.js';
 import { UsageError } from './errors.js';
 import { registerOptimize } from './optimize-commands.js';
-import { keepYoungGenerationSmall } from './young-generation.js';
 
 function common(command: Command): Command {
   return command
@@ -39,10 +38,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--daemon', 'run as the data dir\'s daemon (set by `switchboard daemon start`)').hideHelp())
     .addOption(new Option('--pinning <mode>', 'tools whose definition changed since first seen: flagged (warn), hidden until `switchboard approve` (strict), or not checked (off) (default: the "pinning" setting, else warn)').choices(['warn', 'strict', 'off']))
     .addOption(new Option('--inbound-era <era>', 'protocol eras served to clients: 2026-07-28 requests next to 2025 sessions (auto), or 2025 sessions only (legacy) (default: the "inboundEra" setting, else auto)').choices(['auto', 'legacy']))
-    .action((opts) => {
-      if (!opts.http) keepYoungGenerationSmall(); // before the gateway's modules load and allocate
-      return import('./serve.js').then((m) => m.serveCommand(opts));
-    });
+    .action((opts) => import('./serve.js').then((m) => m.serveCommand(opts)));
 
   const daemon = program.command('daemon').description('run the HTTP gateway in the background for every local client (docs/daemon.md)');
   common(daemon.command('start'))

@@ -20,7 +20,6 @@ import { checkBind } from './bind-check.js';
 import { readableByOthersWarning } from '../config/permissions.js';
 import { daemonClients, daemonListening, daemonStopping } from './daemon-serve.js';
 import { CredentialStore } from '../auth/credential-store.js';
-import { keepYoungGenerationSmall } from './young-generation.js';
 
 export interface ServeOptions extends CommonOptions {
   stdio?: boolean;
@@ -58,8 +57,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const mode = options.mode ?? config.settings.mode;
   const inboundEra = options.inboundEra ?? config.settings.inboundEra;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.
-  // Starting the journal's worker thread resets V8's flags to their defaults: ours are applied again once it runs.
-  const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message), onWarning: (message) => log.warn(message), ...(!options.http && { onWorkerOnline: () => keepYoungGenerationSmall() }) } });
+  const store = openStore(dataDir, config.settings, { callJournal: { worker: true, onError: (message) => log.error(message), onWarning: (message) => log.warn(message) } });
   for (const warning of store.warnings) log.warn(warning);
   if (store.metrics instanceof JournaledMetricsRepository) {
     const journal = store.metrics;

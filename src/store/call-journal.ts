@@ -52,8 +52,6 @@ export interface CallJournalOptions {
   mapper?: JournalMapper;
   /** Insert on a worker thread with its own connection (default: a timer on the calling thread). */
   worker?: boolean;
-  /** Told once the worker thread runs (starting a worker resets V8's flags; serve re-applies its own). */
-  onWorkerOnline?: () => void;
   /** Told when journaled calls could not be inserted (they stay in the journal and are retried). */
   onError: (message: string) => void;
   /** Told when the journal works in a slower way than it could (no memory mapping); default onError. */
@@ -194,7 +192,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
       this.onWorker = false;
       if (!this.closed) this.ingester = this.timer(everyMs); // keep inserting, on this thread now
     };
-    const worker = options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs, published: this.published }, options.onError, onWorkerGone, options.onWorkerOnline);
+    const worker = options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs, published: this.published }, options.onError, onWorkerGone);
     this.onWorker = Boolean(worker);
     this.ingester = worker || this.timer(everyMs);
     this.publisher = setInterval(() => this.publish(), PUBLISH_MS);

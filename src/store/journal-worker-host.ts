@@ -17,7 +17,7 @@ export interface IngestWorkerData {
 }
 
 /** Starts the worker; undefined when it cannot run here (the caller inserts on its own thread). */
-export function startIngestWorker(data: IngestWorkerData, onError: (message: string) => void, onGone: () => void, onOnline?: () => void): { stop(): void } | undefined {
+export function startIngestWorker(data: IngestWorkerData, onError: (message: string) => void, onGone: () => void): { stop(): void } | undefined {
   const built = new URL('./journal-worker.js', import.meta.url);
   const source = new URL('./journal-worker.ts', import.meta.url);
   let worker: Worker;
@@ -35,7 +35,6 @@ export function startIngestWorker(data: IngestWorkerData, onError: (message: str
   }
   let stopping = false;
   worker.unref();
-  if (onOnline) worker.once('online', onOnline);
   worker.on('message', (message: { error?: string }) => {
     if (message?.error) onError(`call journal worker: ${message.error}`);
   });
