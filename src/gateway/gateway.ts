@@ -22,10 +22,10 @@ import { CallRecorder } from '../metrics/call-recorder.js';
 import { ActivityFeed } from '../metrics/activity.js';
 import { GatewaySession, GATEWAY_CAPABILITIES, logSeverity } from './session.js';
 import { SubscriptionRegistry, type ResourceSubscriber } from './subscriptions.js';
-import { fallbacksFor, recommend, type Recommendation } from './recommendations.js';
+import { ToolRanking } from './recommendations.js';
+import type { CallSink, CatalogRegistry, LocalToolContext, SessionLifecycle, SessionServices } from './ports.js';
 import { ToolsetService } from '../views/toolsets.js';
 import { viewIncludes, type View } from './view.js';
-import type { FallbackSuggestion } from '../views/fallbacks.js';
 import { ToolSearch } from './tool-search.js';
 import { SessionRouter } from './session-router.js';
 import { ConnectionReleaser } from './connection-release.js';
@@ -52,7 +52,7 @@ export interface GatewayServices {
   credentials?: CredentialStore;
 }
 
-export class Gateway {
+export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<GatewaySession> {
   readonly pool: ServerPool;
   readonly settings: GatewaySettings;
   readonly subscriptions = new SubscriptionRegistry<ResourceSubscriber>();
@@ -85,6 +85,12 @@ export class Gateway {
   readonly handshakes: HandshakeCache;
   /** Records calls (store, Prometheus, in-memory per-tool stats), rolls up, checkpoints the WAL. */
   readonly calls: CallRecorder;
+  /** Search, fallbacks and recommendations, weighed by recorded success rates. */
+  readonly ranking: ToolRanking;
+  /** What the local tools (management, toolsets, meta) act on. */
+  readonly local: LocalToolContext;
+  /** The ports every session gets, built once here (nothing per session or per call). */
+  private readonly sessionServices: SessionServices<GatewaySession>;
   /** What just happened (calls, server requests), for live views: GET /api/activity. */
   readonly activity = new ActivityFeed();
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
@@ -152,6 +158,22 @@ export class Gateway {
     if (this.store) {
       if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message), scope: () => this.pool.identities() });
     }
+    this.ranking = new ToolRanking({ search: this.search, stats: this.calls.stats, servers: this.pool, maxFallbacks: this.meta.maxFallbacks });
+    this.local = localToolContext(this);
+    this.sessionServices = {
+      calls: this,
+      log: this.log,
+      bridge: this.bridge,
+      servers: this.pool,
+      settings: { listTimeoutMs: this.settings.listTimeoutMs, pageSize: this.settings.pageSize, limits: this.limits, meta: this.meta },
+      lifecycle: this,
+      catalogs: this,
+      subscriptions: this.subscriptions,
+      toolMetrics: this.toolMetrics,
+      learning: this.search,
+      ranking: this.ranking,
+      local: this.local,
+    };
   }
 
   /** Applies a server list (at start and on every config change); catalogs follow. */
@@ -277,7 +299,7 @@ export class Gateway {
       capabilities = mirrorCapabilities(handshake?.capabilities);
       if (handshake) instructions = handshake.instructions;
     }
-    const session = new GatewaySession(this, { view, capabilities, instructions, serverInfo, id, ...kind });
+    const session = new GatewaySession(this.sessionServices, { view, capabilities, instructions, serverInfo, id, ...kind });
     this.sessions.add(session);
     this.metrics?.setOpenSessions(this.sessions.size);
     return session;
@@ -320,16 +342,6 @@ export class Gateway {
 
   sessionCount(): number {
     return this.sessions.size;
-  }
-
-  /** Similar tools for a failing one (see recommendations.ts). */
-  fallbacksFor(catalog: Catalog, exposed: string, max = this.meta.maxFallbacks): FallbackSuggestion[] {
-    return fallbacksFor(this, catalog, exposed, max);
-  }
-
-  /** Tools for a task (see recommendations.ts). */
-  recommend(catalog: Catalog, task: string, topK: number): Recommendation[] {
-    return recommend(this, catalog, task, topK);
   }
 
   /** One state for a server with several connections (one per profile): the best of them. */
@@ -400,6 +412,23 @@ export class Gateway {
     this.sessions.clear();
     await Promise.all([this.releaser.close(), this.pool.close()]);
   }
+}
+
+/** The local tools' context: the gateway's services, optimization read live (serve enables it after start). */
+function localToolContext(gateway: Gateway): LocalToolContext {
+  const store = gateway.store;
+  return {
+    catalogs: gateway,
+    servers: gateway.pool,
+    ranking: gateway.ranking,
+    search: gateway.search,
+    meta: gateway.meta,
+    toolsets: gateway.toolsets,
+    history: store && { metrics: store.metrics, reset: (filter) => gateway.calls.reset(filter) },
+    get optimization() {
+      return gateway.optimization;
+    },
+  };
 }
 
 /** The most verbose of some log levels (undefined when none is set). */

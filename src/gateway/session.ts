@@ -15,7 +15,7 @@ import { selectTools } from '../catalog/repair.js';
 import { page } from './pagination.js';
 import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
-import type { Gateway } from './gateway.js';
+import type { LocalToolContext, SessionServices } from './ports.js';
 import type { NamedEntry } from '../catalog/naming.js';
 import { META_TOOL_NAMES } from '../views/meta-tools.js';
 import { callMetaTool, metaToolList } from './meta-calls.js';
@@ -84,10 +84,15 @@ export class GatewaySession {
   /** The capabilities the latest 2026-07-28 request declared in its envelope (see noteDeclaredCapabilities). */
   private declaredPerRequest: ClientCapabilities | undefined;
 
+  /** What the local tools (toolsets, meta, management) of this session act on. */
+  readonly local: LocalToolContext;
+
   constructor(
-    readonly gateway: Gateway,
+    /** The gateway's services, as narrow ports (built once by the gateway, shared by every session). */
+    readonly services: SessionServices<GatewaySession>,
     options: SessionOptions,
   ) {
+    this.local = services.local;
     this.id = options.id ?? randomUUID();
     this.view = options.view;
     this.era = options.era ?? 'legacy';
@@ -105,18 +110,18 @@ export class GatewaySession {
     };
     this.server.fallbackNotificationHandler = async (notification) => {
       this.lastActive = Date.now();
-      if (notification.method === 'notifications/roots/list_changed') await this.gateway.rootsChanged(this);
+      if (notification.method === 'notifications/roots/list_changed') await this.services.lifecycle.rootsChanged(this);
     };
     if (options.capabilities.logging) {
       this.server.removeRequestHandler('logging/setLevel');
       this.server.setRequestHandler('logging/setLevel', async (request) => {
         this.lastActive = Date.now();
         this.logLevel = request.params.level;
-        await this.gateway.fanOutLogLevel(this, request.params.level);
+        await this.services.lifecycle.fanOutLogLevel(this, request.params.level);
         return {};
       });
     }
-    this.server.onclose = () => this.gateway.endSession(this);
+    this.server.onclose = () => this.services.lifecycle.endSession(this);
   }
 
   /** The client's mirrored capabilities (known once it has initialized). */
@@ -145,8 +150,8 @@ export class GatewaySession {
    * cached); servers still starting are left out and announced with list_changed when they arrive.
    */
   async catalog(): Promise<Catalog> {
-    const catalog = this.gateway.catalogFor(this.profile);
-    await catalog.ensureWithin(this.view.kind === 'server' ? [this.view.server] : undefined, this.gateway.settings.listTimeoutMs);
+    const catalog = this.services.catalogs.catalogFor(this.profile);
+    await catalog.ensureWithin(this.view.kind === 'server' ? [this.view.server] : undefined, this.services.settings.listTimeoutMs);
     return catalog;
   }
 
@@ -154,10 +159,10 @@ export class GatewaySession {
     this.lastActive = Date.now();
     if (this.era === 'modern' && continuesBridgedCall(request, ctx)) return resumeBridged(this, ctx);
     const params = (request.params ?? {}) as Params;
-    const pageSize = this.gateway.settings.pageSize;
+    const pageSize = this.services.settings.pageSize;
     const single = this.view.kind === 'server' ? this.view.server : undefined;
     if (this.view.kind === 'management') return answerManagement(this, request, params, ctx);
-    checkDepth(params, this.gateway.limits);
+    checkDepth(params, this.services.settings.limits);
     if (this.scope) return scopeEntries(this.scope, request.method, await this.dispatch(request, params, ctx, pageSize, single), () => this.catalog(), single);
     return this.dispatch(request, params, ctx, pageSize, single);
   }
@@ -171,7 +176,7 @@ export class GatewaySession {
           : this.isToolsetView()
             ? this.toolsetTools(catalog)
             : this.showsMetaTools(catalog)
-              ? metaToolList(this.gateway, catalog, this.scope)
+              ? metaToolList(this.local, catalog, this.scope)
               : catalog.tools();
         const { items, nextCursor } = page('tools', tools, params.cursor, pageSize);
         return { tools: this.withMetrics(catalog, items, single), ...(nextCursor && { nextCursor }) };
@@ -205,8 +210,8 @@ export class GatewaySession {
         const connection = await this.ownerOfUri(params.uri);
         const subscribe = request.method === 'resources/subscribe';
         const first = subscribe
-          ? this.gateway.subscriptions.add(connection, params.uri as string, this)
-          : this.gateway.subscriptions.remove(connection, params.uri as string, this);
+          ? this.services.subscriptions.add(connection, params.uri as string, this)
+          : this.services.subscriptions.remove(connection, params.uri as string, this);
         if (first) return this.forward(connection, request, params, ctx);
         return {};
       }
@@ -226,7 +231,7 @@ export class GatewaySession {
   /** Toolset mode: the management tools, then the equipped toolset's tools. A fixed toolset: its tools only. */
   private toolsetTools(catalog: Catalog): Entry[] {
     const name = this.view.kind === 'fixed-toolset' ? this.view.name : this.equippedToolset();
-    const tools = this.gateway.toolsets?.resolve(name, catalog)?.tools ?? [];
+    const tools = this.local.toolsets?.resolve(name, catalog)?.tools ?? [];
     return this.view.kind === 'toolset' ? [...(toolsetToolList() as Entry[]), ...tools] : tools;
   }
 
@@ -236,7 +241,7 @@ export class GatewaySession {
 
   /** Listed tools with their call metrics in `_meta` when `includeMetrics` is on; as they are otherwise. */
   private withMetrics(catalog: Catalog, tools: Entry[], single: string | undefined): Entry[] {
-    const annotator = this.gateway.toolMetrics;
+    const annotator = this.services.toolMetrics;
     if (!annotator) return tools;
     return annotator.annotate(tools, (name) => {
       if (single) return { server: single, tool: name };
@@ -248,7 +253,7 @@ export class GatewaySession {
   /** Meta mode always; auto mode while the catalog has more exposed tools than maxTools (decided on every listing). */
   showsMetaTools(catalog: Catalog): boolean {
     if (this.view.kind === 'meta') return true;
-    return this.view.kind === 'auto' && catalog.tools().length > this.gateway.meta.maxTools;
+    return this.view.kind === 'auto' && catalog.tools().length > this.services.settings.meta.maxTools;
   }
 
   /** Resolves an exposed tool name; a stale cache (servers listed from the store) is re-listed live once. */
@@ -272,18 +277,18 @@ export class GatewaySession {
       const connection = await this.connectionFor(entry.serverKey);
       const result = await this.forward(connection, request, params, ctx, exposed);
       if (result.isError !== true) {
-        this.gateway.search.noteCall(this.id, entry.serverKey, entry.originalName);
+        this.services.learning.noteCall(this.id, entry.serverKey, entry.originalName);
         return result;
       }
       const suggestions = this.fallbacks(catalog, exposed);
       if (!suggestions.length) return result;
-      if (this.gateway.meta.autoRetryFallback && !retrying) return retryWithFallback(this, catalog, suggestions[0]!.toolKey, exposed, result, request, params, ctx);
+      if (this.services.settings.meta.autoRetryFallback && !retrying) return retryWithFallback(this, catalog, suggestions[0]!.toolKey, exposed, result, request, params, ctx);
       return withSuggestions(result, suggestions);
     } catch (error) {
       const failure = error as { code?: unknown; data?: unknown; message?: string };
       if (typeof failure.code === 'number' && !ctx.mcpReq.signal.aborted) {
         const suggestions = this.fallbacks(catalog, exposed);
-        if (suggestions.length && this.gateway.meta.autoRetryFallback && !retrying) {
+        if (suggestions.length && this.services.settings.meta.autoRetryFallback && !retrying) {
           return retryWithFallback(this, catalog, suggestions[0]!.toolKey, exposed, failureResult(failure), request, params, ctx);
         }
         if (suggestions.length) suggestInError(failure, suggestions);
@@ -295,17 +300,17 @@ export class GatewaySession {
   /** Similar tools for a failing one (never itself, never a tool of a server that is down). */
   fallbacks(catalog: Catalog, exposed: string): FallbackSuggestion[] {
     try {
-      return this.gateway.fallbacksFor(catalog, exposed);
+      return this.services.ranking.fallbacksFor(catalog, exposed);
     } catch (error) {
       // Suggestions are a courtesy: they must never hide the real failure.
-      this.gateway.log.warn({ tool: exposed, err: (error as Error).message }, 'fallback suggestions failed');
+      this.services.log.warn({ tool: exposed, err: (error as Error).message }, 'fallback suggestions failed');
       return [];
     }
   }
 
   /** The toolset this session sees in toolset mode: its own choice, else the gateway's default. */
   equippedToolset(): string | undefined {
-    return this.ownToolset ? this.ownToolset.name : this.gateway.toolsets?.active();
+    return this.ownToolset ? this.ownToolset.name : this.local.toolsets?.active();
   }
 
   /** True while this session has not equipped or unequipped a toolset itself. */
@@ -320,7 +325,7 @@ export class GatewaySession {
 
   /** What the toolset tools act on: the gateway's default on the management endpoint, else this session's own. */
   toolsetContext(): ToolsetToolContext {
-    const toolsets = this.gateway.toolsets;
+    const toolsets = this.local.toolsets;
     if (!toolsets) throw new ProtocolError(-32603, 'Toolsets need the store, and this gateway runs without one.');
     // The management endpoint changes the gateway's default (persisted); any other session only itself.
     const equipped: EquippedToolset =
@@ -331,20 +336,20 @@ export class GatewaySession {
             equip: async (name) => {
               if (!toolsets.get(name)) throw new Error(`No toolset named "${name}". Saved toolsets: ${toolsets.list().map((t) => t.name).join(', ') || 'none'}.`);
               this.ownToolset = { name };
-              this.gateway.sessionToolsChanged(this);
+              this.services.lifecycle.sessionToolsChanged(this);
             },
             unequip: async () => {
               const previous = this.equippedToolset();
               this.ownToolset = { name: undefined };
-              if (previous !== undefined) this.gateway.sessionToolsChanged(this);
+              if (previous !== undefined) this.services.lifecycle.sessionToolsChanged(this);
               return previous;
             },
           };
-    return { toolsets, equipped, catalog: () => this.catalog(), serverKeys: () => this.gateway.pool.keys() };
+    return { toolsets, equipped, catalog: () => this.catalog(), serverKeys: () => this.services.servers.keys() };
   }
 
   private async connectionFor(serverKey: string): Promise<Connection> {
-    const connection = this.gateway.pool.connection(serverKey, this.profile);
+    const connection = this.services.servers.connection(serverKey, this.profile);
     if (!connection) throw serverUnavailable(serverKey, 'it is no longer configured', 'List the tools again to see what is available now.');
     return connection;
   }
@@ -353,8 +358,8 @@ export class GatewaySession {
   private async callNamed(kind: 'tools' | 'prompts', request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
     const name = params.name;
     if (typeof name !== 'string') throw new ProtocolError(-32602, `Invalid params: "name" must be a string`);
-    checkName(name, this.gateway.limits);
-    if (kind === 'tools') return this.calls.run(this.gateway.limits, () => this.callNamedChecked(kind, request, params, ctx, name));
+    checkName(name, this.services.settings.limits);
+    if (kind === 'tools') return this.calls.run(this.services.settings.limits, () => this.callNamedChecked(kind, request, params, ctx, name));
     return this.callNamedChecked(kind, request, params, ctx, name);
   }
 
@@ -428,8 +433,8 @@ export class GatewaySession {
 
   /** With exactly one resource server configured, an unlisted URI can only be meant for it. */
   private soleResourceServer(): string | undefined {
-    const catalog = this.gateway.catalogFor(this.profile);
-    const candidates = this.gateway.pool.keys().filter((key) => {
+    const catalog = this.services.catalogs.catalogFor(this.profile);
+    const candidates = this.services.servers.keys().filter((key) => {
       const listing = catalog.listing(key);
       return listing.resources.length > 0 || listing.resourceTemplates.length > 0;
     });
