@@ -9,12 +9,13 @@ import type { ListKind } from '../servers/connection.js';
 import type { CapabilityProfile } from '../servers/profile.js';
 import { serverIdentity } from '../servers/identity.js';
 import type { CatalogRepository } from '../store/index.js';
+import type { Entry } from './entry.js';
 import { buildNameTable, type NameTable, type NamedEntry } from './naming.js';
 import { repairNamed, repairTools, selectTools } from './repair.js';
 import type { DescriptionOverlay } from './overlay.js';
 import { markFlagged, type DefinitionPins, type PinFlag } from './pinning.js';
 
-export type Entry = Record<string, unknown>;
+export type { Entry } from './entry.js';
 export const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
 export interface ServerListing {
