@@ -10,9 +10,8 @@ import { Catalog } from '../catalog/catalog.js';
 import type { DescriptionOverlay } from '../catalog/overlay.js';
 import type { DefinitionPins } from '../catalog/pinning.js';
 import type { OptimizationToolHost } from '../optimize/mcp-tools.js';
-import type { Connection, ConnectionStatus } from '../servers/connection.js';
+import type { Connection } from '../servers/connection.js';
 import type { CredentialStore } from '../auth/credential-store.js';
-import { loginHint } from '../auth/errors.js';
 import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import type { CallRecord, Store } from '../store/index.js';
@@ -20,7 +19,9 @@ import { ToolMetricsAnnotator } from './tool-metrics.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { CallRecorder } from '../metrics/call-recorder.js';
 import { ActivityFeed } from '../metrics/activity.js';
-import { GatewaySession, GATEWAY_CAPABILITIES, logSeverity } from './session.js';
+import { GatewaySession } from './session.js';
+import { GATEWAY_CAPABILITIES, mirrorCapabilities } from './capabilities.js';
+import { mostVerbose } from './log-levels.js';
 import { SubscriptionRegistry, type ResourceSubscriber } from './subscriptions.js';
 import { ToolRanking } from './recommendations.js';
 import type { CallSink, CatalogRegistry, LocalToolContext, SessionLifecycle, SessionServices } from './ports.js';
@@ -31,6 +32,7 @@ import { SessionRouter } from './session-router.js';
 import { ConnectionReleaser } from './connection-release.js';
 import { DEFAULT_GATEWAY_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 import { HandshakeCache } from './handshakes.js';
+import { downServers, serverState, serverStatuses, type ServerStatus } from './server-status.js';
 import type { LimitSettings } from '../config/index.js';
 
 export { VERSION } from '../config/version.js';
@@ -50,6 +52,8 @@ export interface GatewayServices {
   pins?: DefinitionPins;
   /** Stored OAuth logins for remote servers (switchboard login); absent: only configured headers are sent. */
   credentials?: CredentialStore;
+  /** The optimization tools on /gateway/mcp (serve, when optimization is enabled), built once the gateway exists. */
+  optimization?: (gateway: Gateway) => OptimizationToolHost | undefined;
 }
 
 export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<GatewaySession> {
@@ -95,8 +99,8 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   readonly activity = new ActivityFeed();
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
   readonly toolMetrics: ToolMetricsAnnotator | undefined;
-  /** Optimization tools on /gateway/mcp; set by serve when optimization is enabled. */
-  optimization: OptimizationToolHost | undefined;
+  /** Optimization tools on /gateway/mcp (services.optimization); undefined: optimization is off. */
+  readonly optimization: OptimizationToolHost | undefined;
   /** Meta-mode settings (settings.meta). */
   readonly meta: MetaSettings;
   /** Bounds on client input and results (settings.limits). */
@@ -144,7 +148,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
       const listing = catalog?.listing(connection.key);
       if (catalog && (again || listing?.error || listing?.cached)) void catalog.refresh(connection.key);
     });
-    this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, this.serverState(connection.key)));
+    this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, serverState(this.pool, connection.key)));
     this.releaser = new ConnectionReleaser({
       pool: this.pool,
       sessions: () => this.sessions,
@@ -159,6 +163,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
       if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message), scope: () => this.pool.identities() });
     }
     this.ranking = new ToolRanking({ search: this.search, stats: this.calls.stats, servers: this.pool, maxFallbacks: this.meta.maxFallbacks });
+    this.optimization = services.optimization?.(this);
     this.local = localToolContext(this);
     this.sessionServices = {
       calls: this,
@@ -344,35 +349,14 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     return this.sessions.size;
   }
 
-  /** One state for a server with several connections (one per profile): the best of them. */
-  private serverState(key: string): string {
-    const order = ['connected', 'degraded', 'connecting', 'circuit-open', 'failed', 'configured', 'stopped'];
-    const states = this.pool.connections(key).map((c) => c.state as string);
-    return order.find((state) => states.includes(state)) ?? 'configured';
-  }
-
-  /**
-   * Every configured server: one state (the best of its connections; "configured" when none runs),
-   * why it is not serving when it is not (the connection's last error, else its last listing's),
-   * and its connections (one per client capability profile in use).
-   */
-  serverStatus(): Array<{ key: string; transport: string; state: string; error: string | null; connections: ConnectionStatus[] }> {
-    const bare = this.catalogs.get(BARE_PROFILE.key);
-    return this.pool.keys().map((key) => {
-      const connections = this.pool.connections(key).map((c) => c.status());
-      const state = this.serverState(key);
-      if (this.pool.needsLogin(key)) return { key, transport: this.pool.config(key)!.transport, state: 'needs-login', error: loginHint(key), connections };
-      const serving = state === 'connected' || state === 'degraded';
-      const error = serving ? null : (connections.find((c) => c.lastError)?.lastError ?? bare?.listing(key).error ?? null);
-      return { key, transport: this.pool.config(key)!.transport, state: error && state === 'configured' ? 'failed' : state, error, connections };
-    });
+  /** Every configured server: its state, why it is not serving, its connections (see server-status.ts). */
+  serverStatus(): ServerStatus[] {
+    return serverStatuses(this.pool, this.catalogs.get(BARE_PROFILE.key));
   }
 
   /** Servers that are configured but not serving because they failed (a server not started yet is not down). */
   downServers(): Array<{ key: string; state: string; error: string | null }> {
-    return this.serverStatus()
-      .filter((s) => s.state === 'failed' || s.state === 'circuit-open' || s.state === 'needs-login' || (s.error !== null && s.state !== 'connected' && s.state !== 'degraded'))
-      .map(({ key, state, error }) => ({ key, state, error }));
+    return downServers(this.serverStatus());
   }
 
   private instructions(): string {
@@ -414,7 +398,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   }
 }
 
-/** The local tools' context: the gateway's services, optimization read live (serve enables it after start). */
+/** The local tools' context: the gateway's services they use, nothing else. */
 function localToolContext(gateway: Gateway): LocalToolContext {
   const store = gateway.store;
   return {
@@ -425,20 +409,6 @@ function localToolContext(gateway: Gateway): LocalToolContext {
     meta: gateway.meta,
     toolsets: gateway.toolsets,
     history: store && { metrics: store.metrics, reset: (filter) => gateway.calls.reset(filter) },
-    get optimization() {
-      return gateway.optimization;
-    },
+    optimization: gateway.optimization,
   };
-}
-
-/** The most verbose of some log levels (undefined when none is set). */
-function mostVerbose(levels: Array<LoggingLevel | undefined>): LoggingLevel | undefined {
-  return levels.filter((l): l is LoggingLevel => l !== undefined).sort((a, b) => logSeverity(a) - logSeverity(b))[0];
-}
-
-/** What a per-server endpoint advertises: the server's own capabilities, less what the gateway does not relay. */
-function mirrorCapabilities(capabilities: ServerCapabilities | undefined): ServerCapabilities {
-  if (!capabilities) return GATEWAY_CAPABILITIES;
-  const { tasks: _tasks, ...rest } = capabilities as ServerCapabilities & { tasks?: unknown };
-  return rest;
 }

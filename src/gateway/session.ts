@@ -1,6 +1,7 @@
 // Owns one client session: an SDK Server (one per client connection) whose requests are answered
-// from the catalog or forwarded verbatim to the owning server, with progress tokens mapped per hop,
-// cancellation passed both ways, and one log line per forwarded request.
+// from the catalog (lists: session-lists.ts) or forwarded verbatim to the owning server (forward.ts;
+// resource-routing.ts picks a URI's server), local tools answered in place, its log level, its own
+// toolset, its scope. It reaches the gateway only through the ports it is given (ports.ts).
 import { randomUUID } from 'node:crypto';
 import { Server, ProtocolError } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, JSONRPCRequest, ServerContext, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
@@ -12,13 +13,15 @@ import { forwardRequest } from './forward.js';
 import type { Catalog, Entry } from '../catalog/catalog.js';
 import { closeMatches } from '../catalog/naming.js';
 import { selectTools } from '../catalog/repair.js';
-import { page } from './pagination.js';
-import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
+import { TOOLSET_TOOL_NAMES, callToolsetTool, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
 import type { LocalToolContext, SessionServices } from './ports.js';
 import type { NamedEntry } from '../catalog/naming.js';
 import { META_TOOL_NAMES } from '../views/meta-tools.js';
-import { callMetaTool, metaToolList } from './meta-calls.js';
+import { callMetaTool } from './meta-calls.js';
+import { LIST_METHODS, answerList, isToolsetView, toolsetTools } from './session-lists.js';
+import { logSeverity } from './log-levels.js';
+import { completionTarget, ownerOfUri } from './resource-routing.js';
 import type { FallbackSuggestion } from '../views/fallbacks.js';
 import type { ClientScope } from '../views/scope.js';
 import { CallGate, checkDepth, checkName } from './input-limits.js';
@@ -31,21 +34,6 @@ import { legacySessionOnly, type InboundEra } from './era.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
-
-const LOG_SEVERITY: Record<string, number> = { debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7 };
-
-/** A log level's rank (debug 0 ... emergency 7); unknown levels rank as debug. */
-export function logSeverity(level: string): number {
-  return LOG_SEVERITY[level] ?? 0;
-}
-
-export const GATEWAY_CAPABILITIES: ServerCapabilities = {
-  tools: { listChanged: true },
-  prompts: { listChanged: true },
-  resources: { subscribe: true, listChanged: true },
-  logging: {},
-  completions: {},
-};
 
 export interface SessionOptions {
   view: View;
@@ -142,7 +130,7 @@ export class GatewaySession {
 
   wantsLog(level: string): boolean {
     if (!this.logLevel) return true;
-    return (LOG_SEVERITY[level] ?? 0) >= (LOG_SEVERITY[this.logLevel] ?? 0);
+    return logSeverity(level) >= logSeverity(this.logLevel);
   }
 
   /**
@@ -159,46 +147,16 @@ export class GatewaySession {
     this.lastActive = Date.now();
     if (this.era === 'modern' && continuesBridgedCall(request, ctx)) return resumeBridged(this, ctx);
     const params = (request.params ?? {}) as Params;
-    const pageSize = this.services.settings.pageSize;
-    const single = this.view.kind === 'server' ? this.view.server : undefined;
+        const single = this.view.kind === 'server' ? this.view.server : undefined;
     if (this.view.kind === 'management') return answerManagement(this, request, params, ctx);
     checkDepth(params, this.services.settings.limits);
-    if (this.scope) return scopeEntries(this.scope, request.method, await this.dispatch(request, params, ctx, pageSize, single), () => this.catalog(), single);
-    return this.dispatch(request, params, ctx, pageSize, single);
+    if (this.scope) return scopeEntries(this.scope, request.method, await this.dispatch(request, params, ctx, single), () => this.catalog(), single);
+    return this.dispatch(request, params, ctx, single);
   }
 
-  private async dispatch(request: JSONRPCRequest, params: Params, ctx: ServerContext, pageSize: number, single: string | undefined): Promise<Result> {
+  private async dispatch(request: JSONRPCRequest, params: Params, ctx: ServerContext, single: string | undefined): Promise<Result> {
+    if (LIST_METHODS.has(request.method)) return answerList(this, request.method, params, single);
     switch (request.method) {
-      case 'tools/list': {
-        const catalog = await this.catalog();
-        const tools = single
-          ? catalog.listing(single).tools
-          : this.isToolsetView()
-            ? this.toolsetTools(catalog)
-            : this.showsMetaTools(catalog)
-              ? metaToolList(this.local, catalog, this.scope)
-              : catalog.tools();
-        const { items, nextCursor } = page('tools', tools, params.cursor, pageSize);
-        return { tools: this.withMetrics(catalog, items, single), ...(nextCursor && { nextCursor }) };
-      }
-      case 'prompts/list': {
-        const catalog = await this.catalog();
-        const prompts = single ? catalog.listing(single).prompts : catalog.prompts();
-        const { items, nextCursor } = page('prompts', prompts, params.cursor, pageSize);
-        return { prompts: items, ...(nextCursor && { nextCursor }) };
-      }
-      case 'resources/list': {
-        const catalog = await this.catalog();
-        const resources = single ? catalog.listing(single).resources : catalog.resources();
-        const { items, nextCursor } = page('resources', resources, params.cursor, pageSize);
-        return { resources: items, ...(nextCursor && { nextCursor }) };
-      }
-      case 'resources/templates/list': {
-        const catalog = await this.catalog();
-        const templates = single ? catalog.listing(single).resourceTemplates : catalog.resourceTemplates();
-        const { items, nextCursor } = page('resourceTemplates', templates, params.cursor, pageSize);
-        return { resourceTemplates: items, ...(nextCursor && { nextCursor }) };
-      }
       case 'tools/call':
         return this.callNamed('tools', request, params, ctx);
       case 'prompts/get':
@@ -224,36 +182,8 @@ export class GatewaySession {
   }
 
 
-  private isToolsetView(): boolean {
-    return this.view.kind === 'toolset' || this.view.kind === 'fixed-toolset';
-  }
-
-  /** Toolset mode: the management tools, then the equipped toolset's tools. A fixed toolset: its tools only. */
-  private toolsetTools(catalog: Catalog): Entry[] {
-    const name = this.view.kind === 'fixed-toolset' ? this.view.name : this.equippedToolset();
-    const tools = this.local.toolsets?.resolve(name, catalog)?.tools ?? [];
-    return this.view.kind === 'toolset' ? [...(toolsetToolList() as Entry[]), ...tools] : tools;
-  }
-
   private isMetaView(): boolean {
     return this.view.kind === 'meta' || this.view.kind === 'auto';
-  }
-
-  /** Listed tools with their call metrics in `_meta` when `includeMetrics` is on; as they are otherwise. */
-  private withMetrics(catalog: Catalog, tools: Entry[], single: string | undefined): Entry[] {
-    const annotator = this.services.toolMetrics;
-    if (!annotator) return tools;
-    return annotator.annotate(tools, (name) => {
-      if (single) return { server: single, tool: name };
-      const entry = catalog.toolTable.resolve(name);
-      return entry && { server: entry.serverKey, tool: entry.originalName };
-    });
-  }
-
-  /** Meta mode always; auto mode while the catalog has more exposed tools than maxTools (decided on every listing). */
-  showsMetaTools(catalog: Catalog): boolean {
-    if (this.view.kind === 'meta') return true;
-    return this.view.kind === 'auto' && catalog.tools().length > this.services.settings.meta.maxTools;
   }
 
   /** Resolves an exposed tool name; a stale cache (servers listed from the store) is re-listed live once. */
@@ -400,7 +330,7 @@ export class GatewaySession {
       const hint = suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ` List ${kind} to see what is available.`;
       throw new ProtocolError(-32602, `Unknown ${noun}: "${name}".${hint}`, { name, suggestions });
     }
-    if (kind === 'tools' && this.isToolsetView() && !this.toolsetTools(catalog).some((t) => t.name === name)) {
+    if (kind === 'tools' && isToolsetView(this.view) && !toolsetTools(this, catalog).some((t) => t.name === name)) {
       const where = this.view.kind === 'fixed-toolset' ? `toolset "${this.view.name}"` : 'the equipped toolset';
       throw new ProtocolError(-32602, `Tool "${name}" is not in ${where}. List tools to see what is available, or equip a toolset that has it.`, { name });
     }
@@ -421,44 +351,12 @@ export class GatewaySession {
   }
 
   private async ownerOfUri(uri: unknown): Promise<Connection> {
-    if (typeof uri !== 'string') throw new ProtocolError(-32602, `Invalid params: "uri" must be a string`);
-    if (this.view.kind === 'server') return this.connectionFor(this.view.server);
-    const owner = (await this.catalog()).resourceOwner(uri) ?? this.soleResourceServer();
-    if (!owner) {
-      throw new ProtocolError(-32602, `Resource not found: no server lists "${uri}" or a template matching it. List resources and resource templates to see what is available.`, { uri });
-    }
-    if (this.scope && !this.scope.allowsServer(owner)) throw new ProtocolError(-32602, this.scope.refusal(`resource "${uri}"`), { uri, forbidden: true });
-    return this.connectionFor(owner);
-  }
-
-  /** With exactly one resource server configured, an unlisted URI can only be meant for it. */
-  private soleResourceServer(): string | undefined {
-    const catalog = this.services.catalogs.catalogFor(this.profile);
-    const candidates = this.services.servers.keys().filter((key) => {
-      const listing = catalog.listing(key);
-      return listing.resources.length > 0 || listing.resourceTemplates.length > 0;
-    });
-    return candidates.length === 1 ? candidates[0] : undefined;
+    return this.connectionFor(await ownerOfUri(this, uri));
   }
 
   private async complete(request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
-    const ref = (params.ref ?? {}) as Params;
-    if (this.view.kind === 'server') return this.forward(await this.connectionFor(this.view.server), request, params, ctx);
-    if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-      const entry = (await this.catalog()).promptTable.resolve(ref.name);
-      if (!entry) throw new ProtocolError(-32602, `Unknown prompt: "${ref.name}"`, { name: ref.name });
-      if (this.scope && !this.scope.allowsServer(entry.serverKey)) throw new ProtocolError(-32602, this.scope.refusal(`prompt "${ref.name}"`), { name: ref.name, forbidden: true });
-      const forwarded = { ...params, ref: { ...ref, name: entry.originalName } };
-      return this.forward(await this.connectionFor(entry.serverKey), request, forwarded, ctx);
-    }
-    if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-      const catalog = await this.catalog();
-      const owner = catalog.templateOwner(ref.uri) ?? catalog.resourceOwner(ref.uri) ?? this.soleResourceServer();
-      if (!owner) throw new ProtocolError(-32602, `Unknown resource template: "${ref.uri}"`, { uri: ref.uri });
-      if (this.scope && !this.scope.allowsServer(owner)) throw new ProtocolError(-32602, this.scope.refusal(`resource "${ref.uri}"`), { uri: ref.uri, forbidden: true });
-      return this.forward(await this.connectionFor(owner), request, params, ctx);
-    }
-    throw new ProtocolError(-32602, 'Invalid params: completion/complete needs ref.type "ref/prompt" with a name or "ref/resource" with a uri');
+    const target = await completionTarget(this, params);
+    return this.forward(await this.connectionFor(target.server), request, target.params, ctx);
   }
 
   /** Sends one request to a server and returns its result untouched (see forward.ts). */
