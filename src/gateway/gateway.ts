@@ -58,7 +58,8 @@ export interface GatewayServices {
 
 export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<GatewaySession> {
   readonly pool: ServerPool;
-  readonly settings: GatewaySettings;
+  /** Resolved by config/ (gatewaySettingsOf), defaults from DEFAULT_SETTINGS; read-only from construction on. */
+  readonly settings: Readonly<GatewaySettings>;
   readonly subscriptions = new SubscriptionRegistry<ResourceSubscriber>();
   /** Every list change, for faces without sessions (2026-07-28 subscriptions/listen). */
   readonly listChanges = new ListChangeFeed();
@@ -107,7 +108,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   readonly limits: LimitSettings;
 
   constructor(settings: Partial<GatewaySettings> = {}, services: GatewayServices = {}) {
-    this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
+    this.settings = Object.freeze({ ...DEFAULT_GATEWAY_SETTINGS, ...settings });
     this.bridge = new MrtrBridge({ ttlMs: this.settings.inputRequiredTtlMs, log: this.log });
     this.meta = this.settings.meta;
     this.limits = this.settings.limits;
