@@ -1,73 +1,45 @@
 // Owns one SDK client connection to one downstream server for one capability profile: its life
 // (connect, retry on the schedule of retry-schedule.ts, restart after a crash or failed health
-// checks, a circuit breaker that fails calls fast, a clean stop that leaves no process behind), raw
-// request forwarding (sent by request-sender.ts), notifications, reverse requests and lenient listing. It never validates or
-// reshapes what the server returns.
+// checks, a circuit breaker that fails calls fast, a clean stop that leaves no process behind),
+// notifications, reverse requests and lenient listing. One attempt to reach the server is dial.ts;
+// sending a request is request-sender.ts. It never validates or reshapes what the server returns.
 import { EventEmitter } from 'node:events';
-import { Client, ProtocolError } from '@modelcontextprotocol/client';
+import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import { ServerBreaker } from './breaker.js';
 import type { JSONRPCRequest, ServerCapabilities, Implementation } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger, type Logger } from '../logging/logger.js';
 import type { CapabilityProfile } from './profile.js';
-import { buildTransport } from './transport.js';
 import { serverNeedsLogin, serverUnavailable } from './errors.js';
 import { isLoginRequired } from '../auth/errors.js';
-import type { CredentialStore } from '../auth/credential-store.js';
 import { LoginGate } from './login-gate.js';
 import { RetrySchedule } from './retry-schedule.js';
 import { StderrTail } from './stderr-tail.js';
 import { serverRedactor } from './secrets.js';
 import { serverIdentity } from './identity.js';
 import { HealthMonitor } from './health.js';
-import { listenForChanges, versionNegotiationFor } from './downstream-era.js';
+import { listenForChanges } from './downstream-era.js';
 import { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
-
-export { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
 import { closeAndReap } from './process-tree.js';
-import { takeLogCallers } from './log-callers.js';
-import { RequestSender, type SendOptions } from './request-sender.js';
-import { describeConnectError, stderrSuffix } from './connect-error.js';
+import { DialFailure, dial, type DialHandlers } from './dial.js';
+import { RequestSender } from './request-sender.js';
+import type { ConnectionOptionsFor, ForwardOptions, ReverseRequestHandlerFor } from './connection-options.js';
+import { stderrSuffix } from './connect-error.js';
 import { readAllPages, supportsList, type ListKind } from './listing.js';
-
 import type { ConnectionState, ConnectionStatus } from './connection-status.js';
 
+export { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
+export type { ForwardOptions } from './connection-options.js';
 export type { ConnectionState, ConnectionStatus } from './connection-status.js';
-
-export interface RawNotification {
-  method: string;
-  params?: Record<string, unknown>;
-}
+export type { ListKind } from './listing.js';
+export type { RawNotification } from './dial.js';
 
 /** Answers a request the server sends to its client (sampling, elicitation, roots). */
-export type ReverseRequestHandler = (
-  connection: Connection,
-  request: { method: string; params?: Record<string, unknown> },
-  signal: AbortSignal,
-) => Promise<unknown>;
-
-export interface ConnectionOptions {
-  /** A request with no answer and no progress for this long is cancelled and fails. */
-  requestTimeoutMs: number;
-  resilience?: ResilienceOptions;
-  onReverseRequest?: ReverseRequestHandler;
-  /** Stored OAuth logins for remote servers (src/auth); absent: remote servers get only their configured headers. */
-  credentials?: CredentialStore;
-}
+export type ReverseRequestHandler = ReverseRequestHandlerFor<Connection>;
+export type ConnectionOptions = ConnectionOptionsFor<Connection>;
 
 /** A connection that lived at least this long before dying is restarted at once, not after a backoff. */
 const STABLE_AFTER_MS = 10_000;
-/** The largest message a stdio server may send (a 10 MB result plus JSON framing fits). */
-const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-/** Lets the stderr reader emit a child's last lines (it reads asynchronously) before they are quoted. */
-const settleStderr = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-export interface ForwardOptions extends SendOptions {
-  /** Without progress: the whole request's bound; with progress: how long it may go without an update. */
-  timeoutMs?: number;
-}
-
-export type { ListKind } from './listing.js';
 
 export class Connection extends EventEmitter {
   readonly key: string;
@@ -95,6 +67,16 @@ export class Connection extends EventEmitter {
   private readonly redact: (text: string) => string;
   /** Sends requests (the hot path, progress, timeouts); counts those in flight. */
   private readonly sender: RequestSender;
+  /** What arrives on each new client goes here (see dial.ts). */
+  private readonly dialHandlers: DialHandlers = {
+    notification: (notification, callers) => this.emit('notification', notification, callers),
+    reverseRequest: (request, signal) => this.answerReverse(request, signal),
+    closed: (client) => this.onClosed(client),
+    built: (built) => {
+      this.pidOf = built.pid;
+      this.exitOf = built.exit;
+    },
+  };
   private readonly log: Logger;
   private readonly login: LoginGate;
 
@@ -214,47 +196,31 @@ export class Connection extends EventEmitter {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client(
-      { name: 'switchboard', version: '0.1.0' },
-      { capabilities: this.profile.capabilities, ...versionNegotiationFor(this.config) },
-    );
-    client.fallbackNotificationHandler = async (raw) => {
-      const { notification, callers } = takeLogCallers(raw as RawNotification);
-      this.emit('notification', notification, callers);
-    };
-    client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => this.answerReverse(request, ctx.mcpReq.signal);
-    client.onclose = () => this.onClosed(client);
-    client.onerror = (error) => this.log.debug({ err: this.redact(error.message) }, 'transport error');
-
-    let built;
+    let dialed;
     try {
-      built = buildTransport(this.config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES, auth: this.login.auth() });
+      dialed = await dial({
+        config: this.config,
+        profile: this.profile,
+        auth: this.login.auth(),
+        connectTimeoutMs: this.resilience.connectTimeoutMs,
+        stderr: this.stderr,
+        log: this.log,
+        redact: this.redact,
+        handlers: this.dialHandlers,
+        close: (client, pid) => this.closeClient(client, pid),
+      });
     } catch (error) {
-      this.noteFailure(`invalid transport settings: ${(error as Error).message}`);
-      throw serverUnavailable(this.key, this.lastError!);
-    }
-    this.pidOf = built.pid;
-    this.exitOf = built.exit;
-    this.stderr.lines.length = 0; // only this run's last words explain its failure
-    if (built.stderr) this.stderr.capture(built.stderr, this.log, this.redact);
-
-    const timeoutMs = this.resilience.connectTimeoutMs;
-    try {
-      await client.connect(built.transport, { timeout: timeoutMs });
-      this.sender.progress.attach(built.transport);
-      this.sender.logCallers.attach(built.transport);
-    } catch (error) {
-      if (isLoginRequired(error)) {
-        this.needLogin(error);
-        await this.closeClient(client, null);
+      if (!(error instanceof DialFailure)) throw error;
+      if (error.kind === 'login') {
+        this.needLogin(error.cause);
         throw serverNeedsLogin(this.key);
       }
-      await settleStderr();
-      const reason = this.redact(describeConnectError(this.config, error, this.stderr.lines, timeoutMs, built.exit?.()));
-      this.noteFailure(reason);
-      await this.closeClient(client, built.pid?.() ?? null);
-      throw serverUnavailable(this.key, reason, { downSince: this.downSince ?? new Date() });
+      this.noteFailure(error.message);
+      throw serverUnavailable(this.key, this.lastError!, error.kind === 'connect' ? { downSince: this.downSince ?? new Date() } : undefined);
     }
+    const { client, built } = dialed;
+    this.sender.progress.attach(built.transport);
+    this.sender.logCallers.attach(built.transport);
     if (this.lifecycle !== 'connecting') {
       // Stopped while connecting.
       await this.closeClient(client, built.pid?.() ?? null);
