@@ -10,7 +10,7 @@ import { profileOf, type CapabilityProfile } from '../servers/profile.js';
 import { BRIDGED_METHODS, continuesBridgedCall, forwardBridged, resumeBridged } from './bridged-forward.js';
 import { serverUnavailable } from '../servers/errors.js';
 import { forwardRequest } from './forward.js';
-import type { Catalog, Entry } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
 import { closeMatches } from '../catalog/naming.js';
 import { selectTools } from '../catalog/repair.js';
 import { TOOLSET_TOOL_NAMES, callToolsetTool, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';

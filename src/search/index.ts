@@ -14,7 +14,7 @@ import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, isPhrase, type QueryOptions } fro
 import { RowCollector } from './rows.js';
 import { scoreQuery, type ScanContext } from './scan.js';
 import { capPerServer, namedServers } from './server-cap.js';
-import { internedCount, splitWords, type Term } from './tokenize.js';
+import { internedCount, splitWords } from './tokenize.js';
 
 /** The words of a tool's own text (name, description, parameters, enum values) for abbreviation learning. */
 function toolWords(doc: ToolDoc): string[] {
