@@ -1,7 +1,8 @@
-// Owns the Gateway: the server pool, one catalog per capability profile, the live client sessions,
-// logging levels fanned out, configuration applied live, and the services sessions share (store,
-// metrics, search, toolsets). Traffic between servers and sessions that is not a plain request
-// (notifications, list_changed, reverse requests) is routed by session-router.ts.
+// Owns the Gateway, the composition root: it builds the services (server pool, one catalog per
+// capability profile, call recorder, search and ranking, toolsets, session router) and hands each
+// consumer a narrow port (ports.ts); it keeps the live client sessions, applies configuration live and
+// fans out log levels (log-level-fanout.ts). Nothing below the faces imports this module. Traffic between
+// servers and sessions that is not a plain request is routed by session-router.ts.
 import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config/index.js';
@@ -10,7 +11,6 @@ import { Catalog } from '../catalog/catalog.js';
 import type { DescriptionOverlay } from '../catalog/overlay.js';
 import type { DefinitionPins } from '../catalog/pinning.js';
 import type { OptimizationToolHost } from '../optimize/mcp-tools.js';
-import type { Connection } from '../servers/connection.js';
 import type { CredentialStore } from '../auth/credential-store.js';
 import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
@@ -21,7 +21,7 @@ import { CallRecorder } from '../metrics/call-recorder.js';
 import { ActivityFeed } from '../metrics/activity.js';
 import { GatewaySession } from './session.js';
 import { GATEWAY_CAPABILITIES, mirrorCapabilities } from './capabilities.js';
-import { mostVerbose } from './log-levels.js';
+import { LogLevelFanOut } from './log-level-fanout.js';
 import { SubscriptionRegistry, type ResourceSubscriber } from './subscriptions.js';
 import { ToolRanking } from './recommendations.js';
 import type { CallSink, CatalogRegistry, LocalToolContext, SessionLifecycle, SessionServices } from './ports.js';
@@ -70,6 +70,8 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   private readonly sessions = new Set<GatewaySession>();
   /** Notifications up, list_changed debounced, reverse requests to the right client. */
   private readonly router: SessionRouter;
+  /** Log levels sessions set, sent to their connections. */
+  private readonly logLevels: LogLevelFanOut;
   /** Servers started at boot on purpose (lazy: false, preconnect): their bare-profile connection stays up without sessions. */
   private readonly pinned = new Set<string>();
   /** The server list last applied (with tool-selection overrides), and the overrides by key. */
@@ -138,13 +140,14 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
       onReverseRequest: (connection, request, signal) => this.router.reverseRequest(connection, request, signal),
       ...(services.credentials && { credentials: services.credentials }),
     });
+    this.logLevels = new LogLevelFanOut({ pool: this.pool, router: this.router, log: this.log });
     this.pool.on('notification', (connection, notification, callers) => this.router.onServerNotification(connection, notification, callers));
     // A server that came back may list something else, and one that failed its first listing has
     // nothing listed yet: re-read it; clients hear only of real changes.
     this.handshakes = new HandshakeCache(this.store?.handshakes, this.log);
     this.pool.on('up', (connection, again) => {
       this.handshakes.remember(connection);
-      this.restoreLogLevel(connection);
+      this.logLevels.connectionUp(connection);
       const catalog = this.catalogs.get(connection.profile.key);
       const listing = catalog?.listing(connection.key);
       if (catalog && (again || listing?.error || listing?.cached)) void catalog.refresh(connection.key);
@@ -332,15 +335,6 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     else this.releaser.modernRequestEnded(session);
   }
 
-  /** A session's own connection came (back) up: the log level that session set applies to it again. */
-  private restoreLogLevel(connection: Connection): void {
-    const owner = this.router.ownerOf(connection);
-    if (!owner?.logLevel || !connection.serverCapabilities?.logging) return;
-    void connection.request('logging/setLevel', { level: owner.logLevel }).catch((error: Error) => {
-      this.log.debug({ server: connection.key, err: error.message }, 'logging/setLevel not accepted');
-    });
-  }
-
   /** One session's own tool list changed (it equipped a toolset): only it hears list_changed. */
   sessionToolsChanged(session: GatewaySession): void {
     this.router.sessionToolsChanged(session);
@@ -365,21 +359,9 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     return `Switchboard gateway: tools of ${keys.length} MCP server(s) (${keys.join(', ')}), named <server>${this.settings.separator}<tool>.`;
   }
 
-  /**
-   * A session set its log level. Its own connections get that level; a shared connection gets the
-   * most verbose level any of its sessions asked for, and each session is filtered to its own level
-   * on the way up (session-router.ts), so one client's setLevel never changes what another hears.
-   */
-  async fanOutLogLevel(session: GatewaySession, level: LoggingLevel): Promise<void> {
-    const connections = this.pool.keys()
-      .filter((key) => viewIncludes(session.view, key))
-      .map((key) => this.pool.connection(key, session.profile)!)
-      .filter((c) => c.state === 'connected' && c.serverCapabilities?.logging);
-    const levelFor = (c: Connection): LoggingLevel =>
-      c.profile.owner !== undefined ? level : mostVerbose(this.router.sessionsOf(c.profile, c.key).map((s) => s.logLevel)) ?? level;
-    await Promise.all(connections.map((c) => c.request('logging/setLevel', { level: levelFor(c) }).catch((error: Error) => {
-      this.log.debug({ server: c.key, err: error.message }, 'logging/setLevel not accepted');
-    })));
+  /** A session set its log level (see log-level-fanout.ts: one client's setLevel never changes what another hears). */
+  fanOutLogLevel(session: GatewaySession, level: LoggingLevel): Promise<void> {
+    return this.logLevels.sessionSet(session, level);
   }
 
   async rootsChanged(session: GatewaySession): Promise<void> {
