@@ -2,33 +2,21 @@
 // resource templates as listed, the exposed-name tables (tools and prompts are namespaced), resource
 // ownership by URI, and change detection when a server re-lists.
 import { EventEmitter } from 'node:events';
-import { UriTemplate } from '@modelcontextprotocol/server';
 import { moduleLogger } from '../logging/logger.js';
 import type { ServerPool } from '../servers/pool.js';
 import type { ListKind } from '../servers/connection.js';
 import type { CapabilityProfile } from '../servers/profile.js';
 import { serverIdentity } from '../servers/identity.js';
 import type { CatalogRepository } from '../store/index.js';
+import type { Entry, ServerListing } from './entry.js';
+import { exposeNamed, firstOwnerResources, nameTableOf, templateMatchers, type ResourceTemplateMatcher } from './merge.js';
 import { buildNameTable, type NameTable, type NamedEntry } from './naming.js';
 import { repairNamed, repairTools, selectTools } from './repair.js';
 import type { DescriptionOverlay } from './overlay.js';
 import { markFlagged, type DefinitionPins, type PinFlag } from './pinning.js';
 
-export type Entry = Record<string, unknown>;
+export type { Entry, ServerListing } from './entry.js';
 export const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
-
-export interface ServerListing {
-  tools: Entry[];
-  prompts: Entry[];
-  resources: Entry[];
-  resourceTemplates: Entry[];
-  warnings: string[];
-  /** Why the server contributes nothing right now. */
-  error?: string;
-  listedAt?: Date;
-  /** Read from the store's cache of the last live listing; the server has not been started for it. */
-  cached?: boolean;
-}
 
 export interface CatalogOptions {
   /** Where listings persist, with change tracking; none: memory only. */
@@ -57,7 +45,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   private readonly pending = new Map<string, Promise<void>>();
   private toolNames: NameTable | undefined;
   private promptNames: NameTable | undefined;
-  private templates: Array<{ server: string; template: UriTemplate }> | undefined;
+  private templates: ResourceTemplateMatcher[] | undefined;
   /** Merged lists, built once per change (tools/list is a hot path). */
   private merged: Partial<Record<ListKind, Entry[]>> = {};
   private readonly log = moduleLogger('catalog');
@@ -333,52 +321,26 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     });
   }
 
-  private table(kind: 'tools' | 'prompts'): NameTable {
-    const entries: NamedEntry[] = this.ordered().flatMap(([serverKey, listing]) =>
-      listing[kind].map((e) => ({ serverKey, originalName: e.name as string })),
-    );
-    return buildNameTable(entries, { separator: this.naming.separator, budget: this.naming.budget, prefix: true });
-  }
-
   get toolTable(): NameTable {
-    return (this.toolNames ??= this.table('tools'));
+    return (this.toolNames ??= nameTableOf(this.ordered(), 'tools', this.naming));
   }
 
   get promptTable(): NameTable {
-    return (this.promptNames ??= this.table('prompts'));
+    return (this.promptNames ??= nameTableOf(this.ordered(), 'prompts', this.naming));
   }
 
   /** Every tool under its exposed name; the original name goes into `title` when the tool has none. */
   tools(): Entry[] {
-    return (this.merged.tools ??= this.exposeNamed('tools', this.toolTable));
+    return (this.merged.tools ??= exposeNamed(this.ordered(), 'tools', this.toolTable));
   }
 
   prompts(): Entry[] {
-    return (this.merged.prompts ??= this.exposeNamed('prompts', this.promptTable));
-  }
-
-  private exposeNamed(kind: 'tools' | 'prompts', table: NameTable): Entry[] {
-    return this.ordered().flatMap(([serverKey, listing]) =>
-      listing[kind].map((entry) => {
-        const exposed = table.exposedName(serverKey, entry.name as string)!;
-        if (exposed === entry.name) return entry;
-        return entry.title === undefined ? { ...entry, name: exposed, title: entry.name } : { ...entry, name: exposed };
-      }),
-    );
+    return (this.merged.prompts ??= exposeNamed(this.ordered(), 'prompts', this.promptTable));
   }
 
   /** Resources of every server; a URI listed by two servers belongs to the first. */
   resources(): Entry[] {
-    if (this.merged.resources) return this.merged.resources;
-    const seen = new Set<string>();
-    return (this.merged.resources = this.ordered().flatMap(([, listing]) =>
-      listing.resources.filter((r) => {
-        const uri = r.uri as string;
-        if (seen.has(uri)) return false;
-        seen.add(uri);
-        return true;
-      }),
-    ));
+    return (this.merged.resources ??= firstOwnerResources(this.ordered()));
   }
 
   resourceTemplates(): Entry[] {
@@ -388,15 +350,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   /** Which server answers for a resource URI: a listed resource, then a matching template. */
   resourceOwner(uri: string): string | undefined {
     for (const [key, listing] of this.ordered()) if (listing.resources.some((r) => r.uri === uri)) return key;
-    this.templates ??= this.ordered().flatMap(([server, listing]) =>
-      listing.resourceTemplates.flatMap((t) => {
-        try {
-          return [{ server, template: new UriTemplate(t.uriTemplate as string) }];
-        } catch {
-          return [];
-        }
-      }),
-    );
+    this.templates ??= templateMatchers(this.ordered());
     return this.templates.find((t) => t.template.match(uri) !== null)?.server;
   }
 

@@ -4,7 +4,7 @@
 // count as absent), and a readable diff of two definitions. Pure functions.
 import { createHash } from 'node:crypto';
 import { canonicalJson, diffSummary, hashedView } from '../store/index.js';
-import type { Entry } from './catalog.js';
+import type { Entry } from './entry.js';
 
 /** MCP ToolAnnotations defaults: a hint with its default value says nothing more than an absent one. */
 const HINT_DEFAULTS: Readonly<Record<string, boolean>> = {

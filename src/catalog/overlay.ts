@@ -1,6 +1,6 @@
 // Owns the port through which description overrides reach the catalog, and the one function that may change a
 // listed tool: it replaces `description` and nothing else (name, schemas, annotations stay the server's own).
-import type { Entry } from './catalog.js';
+import type { Entry } from './entry.js';
 
 /** Supplies the effective tool list of a server from its canonical (as listed) tools. */
 export interface DescriptionOverlay {

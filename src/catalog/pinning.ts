@@ -6,7 +6,7 @@ import type { ServerConfig, PinningMode } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import { serverIdentity } from '../servers/identity.js';
 import type { PinRepository, PinWrite, ToolPin } from '../store/index.js';
-import type { Entry } from './catalog.js';
+import type { Entry } from './entry.js';
 import { changedPaths, definitionDiff, definitionHash, pinnedView } from './definition-hash.js';
 
 /** The `_meta` key a flagged tool carries (warn mode). */

@@ -4,7 +4,7 @@
 import { CredentialFileError, CredentialStore } from '../auth/credential-store.js';
 import { challengeOf } from '../auth/login.js';
 import type { LoadedConfig, RemoteServerConfig } from '../config/index.js';
-import type { Check } from './doctor.js';
+import type { Check } from './doctor-check.js';
 
 /** How long doctor waits for a remote server's answer. */
 const PROBE_TIMEOUT_MS = 3000;

@@ -13,21 +13,15 @@ import { daemonPaths, lockHolder, readState } from '../daemon/files.js';
 import { openDatabase, DEFAULT_DB_FILE } from '../store/index.js';
 import type { CommonOptions } from './context.js';
 import { dataDirOf } from './data-dir.js';
+import type { Check, Status } from './doctor-check.js';
 import { printJson } from './format.js';
 import { loginChecks } from './doctor-logins.js';
+
+export type { Check, Status } from './doctor-check.js';
 
 export interface DoctorOptions extends CommonOptions {
   json?: boolean;
   port?: string;
-}
-
-export type Status = 'ok' | 'warn' | 'fail' | 'info';
-export interface Check {
-  area: string;
-  status: Status;
-  message: string;
-  /** What to do about it (for warn and fail). */
-  fix?: string;
 }
 
 const MIN_NODE = [20, 19] as const;

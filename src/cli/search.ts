@@ -1,7 +1,6 @@
 // Owns `switchboard search <query>` (the tools of every configured server ranked by what they do,
 // in the configured or requested mode, at three levels of detail) and `switchboard embed` (embed
 // every tool now, with progress; only changed texts go to the provider unless --force).
-import { searchTools } from '../gateway/recommendations.js';
 import { CATEGORY_NAMES } from '../search/categories.js';
 import { SEARCH_MODES, type SearchMode } from '../search/engine.js';
 import { snapshotOf } from '../views/meta-index.js';
@@ -34,7 +33,7 @@ export async function searchCommand(query: string, options: SearchCommandOptions
   const detail: Detail = oneOf(options.detail, DETAILS, '--detail') ?? 'summary';
   const category = oneOf(options.category, CATEGORY_NAMES, '--category');
   await withInventory(options, async ({ gateway, catalog }) => {
-    const answer = await searchTools(gateway, catalog, query, { topK: limit, server: options.server, category, mode });
+    const answer = await gateway.ranking.searchTools(catalog, query, { topK: limit, server: options.server, category, mode });
     const snapshot = snapshotOf(catalog, gateway.search.context);
     const shaped = answer.tools.map((t) => {
       if (detail === 'minimal') return { name: t.name, server: t.server };

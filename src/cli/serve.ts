@@ -3,6 +3,7 @@
 import { watchConfig } from '../config/index.js';
 import { serveStdio } from '../gateway/stdio-face.js';
 import { viewForMode, type Mode, type View } from '../gateway/view.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { budgetWarning } from '../views/budget.js';
 import { startHttpFace } from '../http/server.js';
@@ -68,13 +69,17 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     store.close();
     throw new UsageError(`--toolset: no toolset named "${options.toolset}" in ${store.path}. Saved toolsets: ${known}.`);
   }
-  const gateway = gatewayFor(options.pinning ? { ...config, settings: { ...config.settings, pinning: options.pinning } } : config, {}, { store, metrics: createMetricsRegistry(), credentials: new CredentialStore(dataDir) });
+  const gateway = gatewayFor(options.pinning ? { ...config, settings: { ...config.settings, pinning: options.pinning } } : config, {}, {
+    store,
+    metrics: createMetricsRegistry(),
+    credentials: new CredentialStore(dataDir),
+    ...((options.enableOptimization || config.settings.optimization.enabled) && { optimization: (built: Gateway) => optimizationHost(built, config.settings) }),
+  });
   const settings = config.settings;
   await gateway.applyServers(config.servers);
   gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call
   // `switchboard approve` in another process re-pins in the store: re-check listings, clients hear list_changed.
   gateway.pins?.watch(1000, () => gateway.descriptionsChanged());
-  if (options.enableOptimization || settings.optimization.enabled) gateway.optimization = optimizationHost(gateway, settings);
   // Promotions and reverts made from a terminal (`switchboard optimize ...`) reach clients live too.
   const stopPromotionWatch = gateway.descriptions instanceof DescriptionOverrides
     ? watchPromotions({

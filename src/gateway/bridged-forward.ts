@@ -25,7 +25,7 @@ export function continuesBridgedCall(request: JSONRPCRequest, ctx: ServerContext
 export function resumeBridged(session: ForwardingSession, ctx: ServerContext): Promise<Result> {
   const sealed = ctx.mcpReq.requestState();
   if (typeof sealed !== 'string') throw new ProtocolError(-32602, 'Invalid params: requestState must be the string this gateway sent.');
-  return session.gateway.bridge.resume(ctx, sealed);
+  return session.services.bridge.resume(ctx, sealed);
 }
 
 /**
@@ -34,8 +34,8 @@ export function resumeBridged(session: ForwardingSession, ctx: ServerContext): P
  * that started it has ended.
  */
 export function forwardBridged(session: ForwardingSession, capabilities: ClientCapabilities, connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label: string | undefined, record: boolean): Promise<Result> {
-  const { pool } = session.gateway;
-  return session.gateway.bridge.start(
+  const { servers: pool, bridge } = session.services;
+  return bridge.start(
     ctx,
     (handle, signal) => {
       const own = pool.connection(connection.key, profileOf(capabilities, handle));

@@ -6,7 +6,7 @@ import type { JSONRPCRequest, ServerContext } from '@modelcontextprotocol/server
 import type { Connection } from '../servers/connection.js';
 import type { CallOutcome } from '../store/index.js';
 import { approximateSize, errorClassOf, firstText, outcomeOf } from './call-outcome.js';
-import type { Gateway } from './gateway.js';
+import type { ForwardingServices } from './ports.js';
 import { correlationOf } from '../logging/correlation.js';
 import { requestLog, type RequestFields } from '../logging/request-log.js';
 
@@ -16,7 +16,8 @@ type Result = Record<string, unknown>;
 /** What forwarding needs from the session it runs for. */
 export interface ForwardingSession {
   readonly id: string;
-  readonly gateway: Gateway;
+  /** Where the call is recorded, the log, the bridge: built once by the gateway, shared by its sessions. */
+  readonly services: ForwardingServices;
   /** Requests of the session now running on each connection (newest last). */
   readonly inflight: Map<Connection, ServerContext[]>;
 }
@@ -75,7 +76,7 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
     const durationMs = Math.round(((answeredAt ?? performance.now()) - started) * 100) / 100;
     // Names the server does not list (per-server endpoints) are not recorded: unbounded input.
     if (record && request.method === 'tools/call') {
-      session.gateway.recordCall({
+      session.services.calls.recordCall({
         server: connection.key,
         identity: connection.identity,
         tool: params.name as string,
@@ -95,8 +96,9 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
     }
     // Per-call lines are debug: the metrics record every call, and at info this line was the biggest
     // single cost of a forwarded call (a synchronous write to stderr, see docs/decisions/0004-hot-path.md).
-    if (session.gateway.log.isLevelEnabled('debug')) {
-      session.gateway.log.debug(
+    const log = session.services.log;
+    if (log.isLevelEnabled('debug')) {
+      log.debug(
         { requestId: ctx.mcpReq.id, session: session.id, method: request.method, server: connection.key, ...(label && { name: label }), durationMs, status: outcome },
         'forwarded',
       );

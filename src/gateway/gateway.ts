@@ -1,7 +1,8 @@
-// Owns the Gateway: the server pool, one catalog per capability profile, the live client sessions,
-// logging levels fanned out, configuration applied live, and the services sessions share (store,
-// metrics, search, toolsets). Traffic between servers and sessions that is not a plain request
-// (notifications, list_changed, reverse requests) is routed by session-router.ts.
+// Owns the Gateway, the composition root: it builds the services (server pool, one catalog per
+// capability profile, call recorder, search and ranking, toolsets, session router) and hands each
+// consumer a narrow port (ports.ts); it keeps the live client sessions, applies configuration live and
+// fans out log levels (log-level-fanout.ts). Nothing below the faces imports this module. Traffic between
+// servers and sessions that is not a plain request is routed by session-router.ts.
 import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config/index.js';
@@ -10,9 +11,7 @@ import { Catalog } from '../catalog/catalog.js';
 import type { DescriptionOverlay } from '../catalog/overlay.js';
 import type { DefinitionPins } from '../catalog/pinning.js';
 import type { OptimizationToolHost } from '../optimize/mcp-tools.js';
-import type { Connection, ConnectionStatus } from '../servers/connection.js';
 import type { CredentialStore } from '../auth/credential-store.js';
-import { loginHint } from '../auth/errors.js';
 import { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
 import type { CallRecord, Store } from '../store/index.js';
@@ -20,17 +19,20 @@ import { ToolMetricsAnnotator } from './tool-metrics.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { CallRecorder } from '../metrics/call-recorder.js';
 import { ActivityFeed } from '../metrics/activity.js';
-import { GatewaySession, GATEWAY_CAPABILITIES, logSeverity } from './session.js';
+import { GatewaySession } from './session.js';
+import { GATEWAY_CAPABILITIES, mirrorCapabilities } from './capabilities.js';
+import { LogLevelFanOut } from './log-level-fanout.js';
 import { SubscriptionRegistry, type ResourceSubscriber } from './subscriptions.js';
-import { fallbacksFor, recommend, type Recommendation } from './recommendations.js';
+import { ToolRanking } from './recommendations.js';
+import type { CallSink, CatalogRegistry, LocalToolContext, SessionLifecycle, SessionServices } from './ports.js';
 import { ToolsetService } from '../views/toolsets.js';
 import { viewIncludes, type View } from './view.js';
-import type { FallbackSuggestion } from '../views/fallbacks.js';
 import { ToolSearch } from './tool-search.js';
 import { SessionRouter } from './session-router.js';
 import { ConnectionReleaser } from './connection-release.js';
 import { DEFAULT_GATEWAY_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 import { HandshakeCache } from './handshakes.js';
+import { downServers, serverState, serverStatuses, type ServerStatus } from './server-status.js';
 import type { LimitSettings } from '../config/index.js';
 
 export { VERSION } from '../config/version.js';
@@ -50,11 +52,14 @@ export interface GatewayServices {
   pins?: DefinitionPins;
   /** Stored OAuth logins for remote servers (switchboard login); absent: only configured headers are sent. */
   credentials?: CredentialStore;
+  /** The optimization tools on /gateway/mcp (serve, when optimization is enabled), built once the gateway exists. */
+  optimization?: (gateway: Gateway) => OptimizationToolHost | undefined;
 }
 
-export class Gateway {
+export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<GatewaySession> {
   readonly pool: ServerPool;
-  readonly settings: GatewaySettings;
+  /** Resolved by config/ (gatewaySettingsOf), defaults from DEFAULT_SETTINGS; read-only from construction on. */
+  readonly settings: Readonly<GatewaySettings>;
   readonly subscriptions = new SubscriptionRegistry<ResourceSubscriber>();
   /** Every list change, for faces without sessions (2026-07-28 subscriptions/listen). */
   readonly listChanges = new ListChangeFeed();
@@ -65,6 +70,8 @@ export class Gateway {
   private readonly sessions = new Set<GatewaySession>();
   /** Notifications up, list_changed debounced, reverse requests to the right client. */
   private readonly router: SessionRouter;
+  /** Log levels sessions set, sent to their connections. */
+  private readonly logLevels: LogLevelFanOut;
   /** Servers started at boot on purpose (lazy: false, preconnect): their bare-profile connection stays up without sessions. */
   private readonly pinned = new Set<string>();
   /** The server list last applied (with tool-selection overrides), and the overrides by key. */
@@ -85,19 +92,25 @@ export class Gateway {
   readonly handshakes: HandshakeCache;
   /** Records calls (store, Prometheus, in-memory per-tool stats), rolls up, checkpoints the WAL. */
   readonly calls: CallRecorder;
+  /** Search, fallbacks and recommendations, weighed by recorded success rates. */
+  readonly ranking: ToolRanking;
+  /** What the local tools (management, toolsets, meta) act on. */
+  readonly local: LocalToolContext;
+  /** The ports every session gets, built once here (nothing per session or per call). */
+  private readonly sessionServices: SessionServices<GatewaySession>;
   /** What just happened (calls, server requests), for live views: GET /api/activity. */
   readonly activity = new ActivityFeed();
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
   readonly toolMetrics: ToolMetricsAnnotator | undefined;
-  /** Optimization tools on /gateway/mcp; set by serve when optimization is enabled. */
-  optimization: OptimizationToolHost | undefined;
+  /** Optimization tools on /gateway/mcp (services.optimization); undefined: optimization is off. */
+  readonly optimization: OptimizationToolHost | undefined;
   /** Meta-mode settings (settings.meta). */
   readonly meta: MetaSettings;
   /** Bounds on client input and results (settings.limits). */
   readonly limits: LimitSettings;
 
   constructor(settings: Partial<GatewaySettings> = {}, services: GatewayServices = {}) {
-    this.settings = { ...DEFAULT_GATEWAY_SETTINGS, ...settings };
+    this.settings = Object.freeze({ ...DEFAULT_GATEWAY_SETTINGS, ...settings });
     this.bridge = new MrtrBridge({ ttlMs: this.settings.inputRequiredTtlMs, log: this.log });
     this.meta = this.settings.meta;
     this.limits = this.settings.limits;
@@ -127,18 +140,19 @@ export class Gateway {
       onReverseRequest: (connection, request, signal) => this.router.reverseRequest(connection, request, signal),
       ...(services.credentials && { credentials: services.credentials }),
     });
+    this.logLevels = new LogLevelFanOut({ pool: this.pool, router: this.router, log: this.log });
     this.pool.on('notification', (connection, notification, callers) => this.router.onServerNotification(connection, notification, callers));
     // A server that came back may list something else, and one that failed its first listing has
     // nothing listed yet: re-read it; clients hear only of real changes.
     this.handshakes = new HandshakeCache(this.store?.handshakes, this.log);
     this.pool.on('up', (connection, again) => {
       this.handshakes.remember(connection);
-      this.restoreLogLevel(connection);
+      this.logLevels.connectionUp(connection);
       const catalog = this.catalogs.get(connection.profile.key);
       const listing = catalog?.listing(connection.key);
       if (catalog && (again || listing?.error || listing?.cached)) void catalog.refresh(connection.key);
     });
-    this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, this.serverState(connection.key)));
+    this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, serverState(this.pool, connection.key)));
     this.releaser = new ConnectionReleaser({
       pool: this.pool,
       sessions: () => this.sessions,
@@ -152,6 +166,23 @@ export class Gateway {
     if (this.store) {
       if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message), scope: () => this.pool.identities() });
     }
+    this.ranking = new ToolRanking({ search: this.search, stats: this.calls.stats, servers: this.pool, maxFallbacks: this.meta.maxFallbacks });
+    this.optimization = services.optimization?.(this);
+    this.local = localToolContext(this);
+    this.sessionServices = {
+      calls: this,
+      log: this.log,
+      bridge: this.bridge,
+      servers: this.pool,
+      settings: { listTimeoutMs: this.settings.listTimeoutMs, pageSize: this.settings.pageSize, limits: this.limits, meta: this.meta },
+      lifecycle: this,
+      catalogs: this,
+      subscriptions: this.subscriptions,
+      toolMetrics: this.toolMetrics,
+      learning: this.search,
+      ranking: this.ranking,
+      local: this.local,
+    };
   }
 
   /** Applies a server list (at start and on every config change); catalogs follow. */
@@ -277,7 +308,7 @@ export class Gateway {
       capabilities = mirrorCapabilities(handshake?.capabilities);
       if (handshake) instructions = handshake.instructions;
     }
-    const session = new GatewaySession(this, { view, capabilities, instructions, serverInfo, id, ...kind });
+    const session = new GatewaySession(this.sessionServices, { view, capabilities, instructions, serverInfo, id, ...kind });
     this.sessions.add(session);
     this.metrics?.setOpenSessions(this.sessions.size);
     return session;
@@ -304,15 +335,6 @@ export class Gateway {
     else this.releaser.modernRequestEnded(session);
   }
 
-  /** A session's own connection came (back) up: the log level that session set applies to it again. */
-  private restoreLogLevel(connection: Connection): void {
-    const owner = this.router.ownerOf(connection);
-    if (!owner?.logLevel || !connection.serverCapabilities?.logging) return;
-    void connection.request('logging/setLevel', { level: owner.logLevel }).catch((error: Error) => {
-      this.log.debug({ server: connection.key, err: error.message }, 'logging/setLevel not accepted');
-    });
-  }
-
   /** One session's own tool list changed (it equipped a toolset): only it hears list_changed. */
   sessionToolsChanged(session: GatewaySession): void {
     this.router.sessionToolsChanged(session);
@@ -322,45 +344,14 @@ export class Gateway {
     return this.sessions.size;
   }
 
-  /** Similar tools for a failing one (see recommendations.ts). */
-  fallbacksFor(catalog: Catalog, exposed: string, max = this.meta.maxFallbacks): FallbackSuggestion[] {
-    return fallbacksFor(this, catalog, exposed, max);
-  }
-
-  /** Tools for a task (see recommendations.ts). */
-  recommend(catalog: Catalog, task: string, topK: number): Recommendation[] {
-    return recommend(this, catalog, task, topK);
-  }
-
-  /** One state for a server with several connections (one per profile): the best of them. */
-  private serverState(key: string): string {
-    const order = ['connected', 'degraded', 'connecting', 'circuit-open', 'failed', 'configured', 'stopped'];
-    const states = this.pool.connections(key).map((c) => c.state as string);
-    return order.find((state) => states.includes(state)) ?? 'configured';
-  }
-
-  /**
-   * Every configured server: one state (the best of its connections; "configured" when none runs),
-   * why it is not serving when it is not (the connection's last error, else its last listing's),
-   * and its connections (one per client capability profile in use).
-   */
-  serverStatus(): Array<{ key: string; transport: string; state: string; error: string | null; connections: ConnectionStatus[] }> {
-    const bare = this.catalogs.get(BARE_PROFILE.key);
-    return this.pool.keys().map((key) => {
-      const connections = this.pool.connections(key).map((c) => c.status());
-      const state = this.serverState(key);
-      if (this.pool.needsLogin(key)) return { key, transport: this.pool.config(key)!.transport, state: 'needs-login', error: loginHint(key), connections };
-      const serving = state === 'connected' || state === 'degraded';
-      const error = serving ? null : (connections.find((c) => c.lastError)?.lastError ?? bare?.listing(key).error ?? null);
-      return { key, transport: this.pool.config(key)!.transport, state: error && state === 'configured' ? 'failed' : state, error, connections };
-    });
+  /** Every configured server: its state, why it is not serving, its connections (see server-status.ts). */
+  serverStatus(): ServerStatus[] {
+    return serverStatuses(this.pool, this.catalogs.get(BARE_PROFILE.key));
   }
 
   /** Servers that are configured but not serving because they failed (a server not started yet is not down). */
   downServers(): Array<{ key: string; state: string; error: string | null }> {
-    return this.serverStatus()
-      .filter((s) => s.state === 'failed' || s.state === 'circuit-open' || s.state === 'needs-login' || (s.error !== null && s.state !== 'connected' && s.state !== 'degraded'))
-      .map(({ key, state, error }) => ({ key, state, error }));
+    return downServers(this.serverStatus());
   }
 
   private instructions(): string {
@@ -368,21 +359,9 @@ export class Gateway {
     return `Switchboard gateway: tools of ${keys.length} MCP server(s) (${keys.join(', ')}), named <server>${this.settings.separator}<tool>.`;
   }
 
-  /**
-   * A session set its log level. Its own connections get that level; a shared connection gets the
-   * most verbose level any of its sessions asked for, and each session is filtered to its own level
-   * on the way up (session-router.ts), so one client's setLevel never changes what another hears.
-   */
-  async fanOutLogLevel(session: GatewaySession, level: LoggingLevel): Promise<void> {
-    const connections = this.pool.keys()
-      .filter((key) => viewIncludes(session.view, key))
-      .map((key) => this.pool.connection(key, session.profile)!)
-      .filter((c) => c.state === 'connected' && c.serverCapabilities?.logging);
-    const levelFor = (c: Connection): LoggingLevel =>
-      c.profile.owner !== undefined ? level : mostVerbose(this.router.sessionsOf(c.profile, c.key).map((s) => s.logLevel)) ?? level;
-    await Promise.all(connections.map((c) => c.request('logging/setLevel', { level: levelFor(c) }).catch((error: Error) => {
-      this.log.debug({ server: c.key, err: error.message }, 'logging/setLevel not accepted');
-    })));
+  /** A session set its log level (see log-level-fanout.ts: one client's setLevel never changes what another hears). */
+  fanOutLogLevel(session: GatewaySession, level: LoggingLevel): Promise<void> {
+    return this.logLevels.sessionSet(session, level);
   }
 
   async rootsChanged(session: GatewaySession): Promise<void> {
@@ -402,14 +381,17 @@ export class Gateway {
   }
 }
 
-/** The most verbose of some log levels (undefined when none is set). */
-function mostVerbose(levels: Array<LoggingLevel | undefined>): LoggingLevel | undefined {
-  return levels.filter((l): l is LoggingLevel => l !== undefined).sort((a, b) => logSeverity(a) - logSeverity(b))[0];
-}
-
-/** What a per-server endpoint advertises: the server's own capabilities, less what the gateway does not relay. */
-function mirrorCapabilities(capabilities: ServerCapabilities | undefined): ServerCapabilities {
-  if (!capabilities) return GATEWAY_CAPABILITIES;
-  const { tasks: _tasks, ...rest } = capabilities as ServerCapabilities & { tasks?: unknown };
-  return rest;
+/** The local tools' context: the gateway's services they use, nothing else. */
+function localToolContext(gateway: Gateway): LocalToolContext {
+  const store = gateway.store;
+  return {
+    catalogs: gateway,
+    servers: gateway.pool,
+    ranking: gateway.ranking,
+    search: gateway.search,
+    meta: gateway.meta,
+    toolsets: gateway.toolsets,
+    history: store && { metrics: store.metrics, reset: (filter) => gateway.calls.reset(filter) },
+    optimization: gateway.optimization,
+  };
 }

@@ -8,30 +8,32 @@ import { OPTIMIZATION_TOOL_NAMES, callOptimizationTool, optimizationToolList } f
 import type { CreateMessage } from '../search/rerank/chat.js';
 import { callManagementTool, managementToolList } from './management.js';
 import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type ToolsetToolContext } from './toolset-tools.js';
-import type { Gateway } from './gateway.js';
+import type { LocalToolContext } from './ports.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
 
 export interface ManagementHost {
-  readonly gateway: Gateway;
+  /** What the local tools act on. */
+  readonly local: LocalToolContext;
   readonly clientCapabilities: ClientCapabilities | undefined;
   toolsetContext(): ToolsetToolContext;
 }
 
 export async function answerManagement(host: ManagementHost, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
-  const gateway = host.gateway;
-  if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(gateway.toolsets ? toolsetToolList() : []), ...(gateway.optimization ? optimizationToolList() : [])] };
+  const local = host.local;
+  if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(local.toolsets ? toolsetToolList() : []), ...(local.optimization ? optimizationToolList() : [])] };
   if (request.method !== 'tools/call') throw new ProtocolError(-32601, `Method not found: ${request.method} (the management endpoint offers tools only)`);
-  if (gateway.optimization && typeof params.name === 'string' && OPTIMIZATION_TOOL_NAMES.has(params.name)) {
+  const optimization = local.optimization;
+  if (optimization && typeof params.name === 'string' && OPTIMIZATION_TOOL_NAMES.has(params.name)) {
     // The calling client's model, for the sampling backend: requests go on the stream of this call.
     const sample = (p: Params, o: { signal?: AbortSignal }) => ctx.mcpReq.send({ method: 'sampling/createMessage', params: p } as never, z.looseObject({}), o) as Promise<Params>;
-    return callOptimizationTool(gateway.optimization, params.name, params.arguments, { clientCapabilities: host.clientCapabilities, sample });
+    return callOptimizationTool(optimization, params.name, params.arguments, { clientCapabilities: host.clientCapabilities, sample });
   }
   if (typeof params.name === 'string' && TOOLSET_TOOL_NAMES.has(params.name)) return callToolsetTool(host.toolsetContext(), params.name, params.arguments);
   // Sampling only for a client that declared it; sent on the stream of the request that asked.
   const createMessage: CreateMessage | undefined = host.clientCapabilities?.sampling
     ? (p, o) => ctx.mcpReq.send({ method: 'sampling/createMessage', params: p } as never, z.looseObject({ content: z.unknown() }), o) as Promise<{ content: unknown }>
     : undefined;
-  return callManagementTool(gateway, params.name, params.arguments, { ...(createMessage && { createMessage }) });
+  return callManagementTool(local, params.name, params.arguments, { ...(createMessage && { createMessage }) });
 }

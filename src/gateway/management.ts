@@ -1,12 +1,11 @@
 // Owns the management tools served at /gateway/mcp (and /g/mcp): tools about the gateway itself,
-// answered locally, never forwarded. Arguments are validated with zod; results carry both a text
+// answered locally, never forwarded, acting on a LocalToolContext (never the Gateway). Arguments are validated with zod; results carry both a text
 // rendering and structuredContent.
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Gateway } from './gateway.js';
+import type { LocalToolContext } from './ports.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { jsonResult, parseArguments } from '../views/tool-results.js';
-import { recommendWithLlm, searchTools } from './recommendations.js';
 import type { CreateMessage } from '../search/rerank/chat.js';
 import { closeMatches } from '../catalog/naming.js';
 import { CATEGORY_NAMES } from '../search/categories.js';
@@ -30,7 +29,7 @@ export interface ManagementTool {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
-  run(gateway: Gateway, args: unknown, caller?: ManagementCaller): Promise<Result> | Result;
+  run(context: LocalToolContext, args: unknown, caller?: ManagementCaller): Promise<Result> | Result;
 }
 
 /** What the calling client offers a management tool: sampling only when it declared the capability. */
@@ -49,9 +48,9 @@ const SERVER_TOOL_SCHEMA = {
 };
 
 
-function needStore(gateway: Gateway, tool: string) {
-  if (!gateway.store) throw new ProtocolError(-32603, `${tool} needs the metrics store, and this gateway runs without one.`);
-  return gateway.store;
+function needHistory(context: LocalToolContext, tool: string) {
+  if (!context.history) throw new ProtocolError(-32603, `${tool} needs the metrics store, and this gateway runs without one.`);
+  return context.history;
 }
 
 
@@ -62,10 +61,10 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
     description: 'Calls, successes, failures, success rate, p50/p95/p99 latency and the last error of every tool called through this gateway (optionally one server or tool).',
     inputSchema: SERVER_TOOL_SCHEMA,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run(gateway, args) {
+    run(context, args) {
       const { server, tool } = parseArguments(serverTool, args, 'get_tool_metrics');
       // This gateway's servers at their current identity: never another project's server of the same name.
-      const tools = needStore(gateway, 'get_tool_metrics').metrics.toolStats({ server, tool, scope: gateway.pool.identities() });
+      const tools = needHistory(context, 'get_tool_metrics').metrics.toolStats({ server, tool, scope: context.servers.identities() });
       return jsonResult({ tools });
     },
   },
@@ -75,10 +74,9 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
     description: 'Deletes recorded calls and daily aggregates (all, one server, or one tool). Cannot be undone.',
     inputSchema: SERVER_TOOL_SCHEMA,
     annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run(gateway, args) {
+    run(context, args) {
       const { server, tool } = parseArguments(serverTool, args, 'reset_tool_metrics');
-      needStore(gateway, 'reset_tool_metrics');
-      const deleted = gateway.calls.reset({ server, tool, scope: gateway.pool.identities() });
+      const deleted = needHistory(context, 'reset_tool_metrics').reset({ server, tool, scope: context.servers.identities() });
       return jsonResult({ reset: { server: server ?? null, tool: tool ?? null }, ...deleted });
     },
   },
@@ -97,19 +95,19 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    async run(gateway, args) {
+    async run(context, args) {
       const { server, tool, max } = parseArguments(z.strictObject({ server: z.string().min(1), tool: z.string().min(1), max: z.int().min(1).max(20).optional() }), args, 'get_tool_alternatives');
-      if (!gateway.pool.has(server)) {
-        throw new ProtocolError(-32602, `Unknown server "${server}". Configured: ${gateway.pool.keys().join(', ') || 'none'}.`, { server, servers: gateway.pool.keys() });
+      if (!context.servers.has(server)) {
+        throw new ProtocolError(-32602, `Unknown server "${server}". Configured: ${context.servers.keys().join(', ') || 'none'}.`, { server, servers: context.servers.keys() });
       }
-      const catalog = gateway.catalogFor(BARE_PROFILE);
+      const catalog = context.catalogs.catalogFor(BARE_PROFILE);
       await catalog.ensure();
       const toolKey = catalog.toolTable.exposedName(server, tool);
       if (!toolKey) {
         const known = catalog.listing(server).tools.map((t) => t.name as string);
         throw new ProtocolError(-32602, `Server "${server}" has no tool "${tool}" (original names: ${known.join(', ') || 'none listed'}).`, { server, tool, tools: known });
       }
-      return jsonResult({ tool: { server, tool, toolKey }, alternatives: gateway.fallbacksFor(catalog, toolKey, max ?? Math.max(1, gateway.meta.maxFallbacks)) });
+      return jsonResult({ tool: { server, tool, toolKey }, alternatives: context.ranking.fallbacksFor(catalog, toolKey, max ?? Math.max(1, context.meta.maxFallbacks)) });
     },
   },
   {
@@ -127,19 +125,19 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    async run(gateway, args, caller) {
+    async run(context, args, caller) {
       const input = parseArguments(
         z.strictObject({ task_description: z.string().min(1).max(4000), top_k: z.int().min(1).max(50).optional(), mode: z.enum(['search', 'llm']).optional() }),
         args,
         'recommend_tools',
       );
-      const catalog = gateway.catalogFor(BARE_PROFILE);
+      const catalog = context.catalogs.catalogFor(BARE_PROFILE);
       await catalog.ensure();
       if (input.mode === 'llm') {
-        const answer = await recommendWithLlm(gateway, catalog, input.task_description, input.top_k ?? 5, caller?.createMessage);
+        const answer = await context.ranking.recommendWithLlm(catalog, input.task_description, input.top_k ?? 5, caller?.createMessage);
         return jsonResult({ task_description: input.task_description, ...answer });
       }
-      return jsonResult({ task_description: input.task_description, mode: input.mode ?? 'search', tools: gateway.recommend(catalog, input.task_description, input.top_k ?? 5) });
+      return jsonResult({ task_description: input.task_description, mode: input.mode ?? 'search', tools: context.ranking.recommend(catalog, input.task_description, input.top_k ?? 5) });
     },
   },
   {
@@ -160,11 +158,11 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    async run(gateway, args) {
+    async run(context, args) {
       const input = parseArguments(searchArguments, args, 'search_tools');
-      const catalog = gateway.catalogFor(BARE_PROFILE);
+      const catalog = context.catalogs.catalogFor(BARE_PROFILE);
       await catalog.ensure();
-      const answer = await searchTools(gateway, catalog, input.query, { topK: input.top_k ?? 10, minScore: input.min_score, server: input.server, category: input.category, mode: input.mode });
+      const answer = await context.ranking.searchTools(catalog, input.query, { topK: input.top_k ?? 10, minScore: input.min_score, server: input.server, category: input.category, mode: input.mode });
       return jsonResult({ query: input.query, ...answer });
     },
   },
@@ -174,9 +172,9 @@ export const MANAGEMENT_TOOLS: readonly ManagementTool[] = [
     description: 'The full definition of one tool by its exposed name: inputSchema, outputSchema, annotations, description, and its server and original name.',
     inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'The exposed name, e.g. github_create_issue.' } }, required: ['name'], additionalProperties: false },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    async run(gateway, args) {
+    async run(context, args) {
       const { name } = parseArguments(z.strictObject({ name: z.string().min(1) }), args, 'get_tool_schema');
-      const catalog = gateway.catalogFor(BARE_PROFILE);
+      const catalog = context.catalogs.catalogFor(BARE_PROFILE);
       await catalog.ensure();
       const entry = catalog.toolTable.resolve(name);
       if (!entry) {
@@ -193,11 +191,11 @@ export function managementToolList(): Result[] {
   return MANAGEMENT_TOOLS.map(({ run: _run, ...definition }) => definition);
 }
 
-export async function callManagementTool(gateway: Gateway, name: unknown, args: unknown, caller: ManagementCaller = {}): Promise<Result> {
+export async function callManagementTool(context: LocalToolContext, name: unknown, args: unknown, caller: ManagementCaller = {}): Promise<Result> {
   const tool = MANAGEMENT_TOOLS.find((t) => t.name === name);
   if (!tool) {
     const known = MANAGEMENT_TOOLS.map((t) => t.name).join(', ');
     throw new ProtocolError(-32602, `Unknown management tool: "${String(name)}". Available: ${known}.`, { name, available: MANAGEMENT_TOOLS.map((t) => t.name) });
   }
-  return tool.run(gateway, args, caller);
+  return tool.run(context, args, caller);
 }

@@ -22,7 +22,7 @@ import {
   type MetaEnvironment,
 } from '../views/meta-tools.js';
 import { describeIssues, validateArguments } from '../views/validate.js';
-import type { Gateway } from './gateway.js';
+import type { LocalToolContext } from './ports.js';
 import { adoptCorrelation, correlationOf, discoveryOf, rememberDiscovery } from '../logging/correlation.js';
 import { requestLog } from '../logging/request-log.js';
 import { withheldResult } from '../catalog/pinning.js';
@@ -32,7 +32,8 @@ type Result = Record<string, unknown>;
 
 /** What the meta calls need from their session. */
 export interface MetaHost {
-  readonly gateway: Gateway;
+  /** What the meta-tools act on. */
+  readonly local: LocalToolContext;
   readonly profile: CapabilityProfile;
   /** The session's id (links its searches to its later calls). */
   readonly id: string;
@@ -43,29 +44,29 @@ export interface MetaHost {
   forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result>;
 }
 
-function snapshot(gateway: Gateway, catalog: Catalog): MetaSnapshot {
-  return snapshotOf(catalog, gateway.search.context);
+function snapshot(local: LocalToolContext, catalog: Catalog): MetaSnapshot {
+  return snapshotOf(catalog, local.search.context);
 }
 
 /** The meta-tools (described from the live catalog, as far as the client's scope reaches), then the keepTools that exist. */
-export function metaToolList(gateway: Gateway, catalog: Catalog, scope?: ClientScope): Entry[] {
-  const current = snapshot(gateway, catalog);
-  const keep = new Set(gateway.meta.keepTools);
+export function metaToolList(local: LocalToolContext, catalog: Catalog, scope?: ClientScope): Entry[] {
+  const current = snapshot(local, catalog);
+  const keep = new Set(local.meta.keepTools);
   const kept = catalog.tools().filter((t) => keep.has(t.name as string));
   const tools = scope ? current.tools.filter((t) => scope.allowsTool(t.server, t.originalName, t.key)) : current.tools;
-  return [...metaToolDefinitions(summaryOf(tools, scopedServers(gateway, scope))), ...kept];
+  return [...metaToolDefinitions(summaryOf(tools, scopedServers(local, scope))), ...kept];
 }
 
-function scopedServers(gateway: Gateway, scope: ClientScope | undefined): string[] {
-  const keys = gateway.pool.keys();
+function scopedServers(local: LocalToolContext, scope: ClientScope | undefined): string[] {
+  const keys = local.servers.keys();
   return scope ? keys.filter((key) => scope.allowsServer(key)) : keys;
 }
 
 function environment(host: MetaHost, catalog: Catalog, ctx?: ServerContext): MetaEnvironment {
-  const search = host.gateway.search;
+  const search = host.local.search;
   return {
-    snapshot: snapshot(host.gateway, catalog),
-    serverKeys: scopedServers(host.gateway, host.scope),
+    snapshot: snapshot(host.local, catalog),
+    serverKeys: scopedServers(host.local, host.scope),
     ...(host.scope && { visible: (tool: MetaTool) => host.scope!.allowsTool(tool.server, tool.originalName, tool.key) }),
     status: (server) => serverStatus(host, catalog, server),
     mode: search.defaultMode,
@@ -80,7 +81,7 @@ function environment(host: MetaHost, catalog: Catalog, ctx?: ServerContext): Met
 
 function serverStatus(host: MetaHost, catalog: Catalog, server: string): { status: string; error?: string } {
   const listing = catalog.listing(server);
-  const state = host.gateway.pool.connection(server, host.profile)?.state ?? 'configured';
+  const state = host.local.servers.connection(server, host.profile)?.state ?? 'configured';
   const status = listing.cached && state !== 'connected' ? `${state} (listed from cache; starts on first use)` : state;
   return { status, ...(listing.error && { error: listing.error }) };
 }
@@ -109,11 +110,11 @@ async function answerMetaTool(host: MetaHost, name: string, request: JSONRPCRequ
       'unknown_tool',
       `Unknown toolKey "${toolKey}": no connected server offers it (it may have been removed, disabled, or misspelt).`,
       ['Call tool_discovery with what you want to do and use a toolKey it returns.', 'Call tool_capabilities to see the servers and their status.'],
-      suggestionsFor(snapshot(host.gateway, current), toolKey),
+      suggestionsFor(snapshot(host.local, current), toolKey),
       { toolKey },
     );
   }
-  const tool = snapshot(host.gateway, current).byKey.get(toolKey);
+  const tool = snapshot(host.local, current).byKey.get(toolKey);
   const verdict = validateArguments(tool?.definition.inputSchema, args);
   if (!verdict.valid) {
     const message = `Invalid arguments for ${toolKey}: ${describeIssues(verdict.issues)}. Schema excerpt: ${JSON.stringify(verdict.schemaExcerpt)}`;

@@ -1,13 +1,14 @@
-// Owns ranking tools for the gateway's self-healing and recommendations: fallback suggestions for
-// a failing tool and recommend_tools for a task, both weighing search similarity by the success
-// rates recorded (read from the call recorder's in-memory table: no SQL on a failed call's path)
-// and leaving out servers that are down.
+// Owns the ranking service: fallback suggestions for a failing tool, recommend_tools for a task and
+// search_tools, weighing search similarity by the success rates recorded (read from the call
+// recorder's in-memory table: no SQL on a failed call's path) and leaving out servers that are down.
 import type { Catalog } from '../catalog/catalog.js';
 import { fallbackSuggestions, type FallbackSuggestion } from '../views/fallbacks.js';
 import type { SearchMode } from '../search/engine.js';
 import { snapshotOf, type MetaTool } from '../views/meta-index.js';
-import type { Gateway } from './gateway.js';
 import type { CreateMessage } from '../search/rerank/chat.js';
+import type { ToolStatsView } from '../metrics/tool-stats-table.js';
+import type { ServerPool } from '../servers/pool.js';
+import type { ToolSearch } from './tool-search.js';
 
 export interface Recommendation {
   toolKey: string;
@@ -21,26 +22,69 @@ export interface Recommendation {
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-/** Similar tools for a failing one (its exposed name): never itself, never one of a server that is down. */
-export function fallbacksFor(gateway: Gateway, catalog: Catalog, exposed: string, max: number): FallbackSuggestion[] {
-  if (max <= 0) return [];
-  const snapshot = snapshotOf(catalog, gateway.search.context);
-  const failing = snapshot.byKey.get(exposed);
-  if (!failing) return [];
-  const stats = gateway.calls.stats;
-  return fallbackSuggestions(snapshot, failing, {
-    max,
-    isDown: (server) => isDown(gateway, catalog, server),
-    successRate: (server, tool) => stats.get(server, tool)?.successRate ?? undefined,
-  });
+export interface ToolRankingOptions {
+  search: ToolSearch;
+  /** Recorded success rates per tool (the call recorder's in-memory table). */
+  stats: ToolStatsView;
+  /** Which servers are configured, and their connections' state. */
+  servers: Pick<ServerPool, 'has' | 'connection'>;
+  /** At most this many fallback suggestions unless a caller asks for another number (settings.meta.maxFallbacks). */
+  maxFallbacks: number;
+}
+
+/** The ranking service: search, fallbacks and recommendations over one catalog at a time. */
+export class ToolRanking {
+  constructor(private readonly options: ToolRankingOptions) {}
+
+  /** Similar tools for a failing one (its exposed name): never itself, never one of a server that is down. */
+  fallbacksFor(catalog: Catalog, exposed: string, max = this.options.maxFallbacks): FallbackSuggestion[] {
+    if (max <= 0) return [];
+    const snapshot = snapshotOf(catalog, this.options.search.context);
+    const failing = snapshot.byKey.get(exposed);
+    if (!failing) return [];
+    const stats = this.options.stats;
+    return fallbackSuggestions(snapshot, failing, {
+      max,
+      isDown: (server) => this.isDown(catalog, server),
+      successRate: (server, tool) => stats.get(server, tool)?.successRate ?? undefined,
+    });
+  }
+
+  /** Tools for a task (see recommend below). */
+  recommend(catalog: Catalog, task: string, topK: number): Recommendation[] {
+    return recommend(this.options, catalog, task, topK, (server) => this.isDown(catalog, server));
+  }
+
+  /** recommend_tools in `llm` mode (see recommendWithLlm below). */
+  recommendWithLlm(catalog: Catalog, task: string, topK: number, createMessage?: CreateMessage): Promise<LlmRecommendations> {
+    return recommendWithLlm(this.options.search, this.recommend(catalog, task, Math.max(topK, this.options.search.reranker.options.candidates)), task, topK, createMessage);
+  }
+
+  /** search_tools and POST /api/tools/search (see searchTools below). */
+  searchTools(catalog: Catalog, query: string, options: SearchToolsOptions): Promise<SearchAnswer> {
+    return searchTools(this.options.search, catalog, query, options);
+  }
+
+  private isDown(catalog: Catalog, server: string): boolean {
+    const state = this.options.servers.connection(server, catalog.profile)?.state;
+    return !this.options.servers.has(server) || state === 'failed' || state === 'circuit-open' || Boolean(catalog.listing(server).error);
+  }
+}
+
+export interface LlmRecommendations {
+  mode: 'llm' | 'search';
+  tools: Recommendation[];
+  note?: string;
+  model?: string;
+  cached?: boolean;
 }
 
 /** Tools for a task: search relevance (0..1) × (0.5 + 0.5 × recorded success rate), servers that are down left out. */
-export function recommend(gateway: Gateway, catalog: Catalog, task: string, topK: number): Recommendation[] {
-  const snapshot = snapshotOf(catalog, gateway.search.context);
-  const hits = snapshot.search(task, { limit: Math.min(snapshot.size, topK * 4) }).filter((h) => !isDown(gateway, catalog, h.tool.server));
+function recommend(options: ToolRankingOptions, catalog: Catalog, task: string, topK: number, isDown: (server: string) => boolean): Recommendation[] {
+  const snapshot = snapshotOf(catalog, options.search.context);
+  const hits = snapshot.search(task, { limit: Math.min(snapshot.size, topK * 4) }).filter((h) => !isDown(h.tool.server));
   const best = hits[0]?.score ?? 1;
-  const stats = gateway.calls.stats;
+  const stats = options.stats;
   return hits
     .map((h) => {
       const rate = stats.get(h.tool.server, h.tool.originalName)?.successRate ?? undefined;
@@ -51,10 +95,8 @@ export function recommend(gateway: Gateway, catalog: Catalog, task: string, topK
     .slice(0, topK);
 }
 
-/** recommend_tools in `llm` mode: the search recommendations' top candidates re-ranked by a chat model. */
-export async function recommendWithLlm(gateway: Gateway, catalog: Catalog, task: string, topK: number, createMessage?: CreateMessage): Promise<{ mode: 'llm' | 'search'; tools: Recommendation[]; note?: string; model?: string; cached?: boolean }> {
-  const search = gateway.search;
-  const first = recommend(gateway, catalog, task, Math.max(topK, search.reranker.options.candidates));
+/** recommend_tools in `llm` mode: the search recommendations' top candidates (first) re-ranked by a chat model. */
+async function recommendWithLlm(search: ToolSearch, first: Recommendation[], task: string, topK: number, createMessage?: CreateMessage): Promise<LlmRecommendations> {
   const model = search.chatModel(createMessage);
   if (!model) {
     const note = 'no chat model for llm mode: set search.llm.baseUrl and search.llm.model, or connect with a client that declares sampling; these are the search results';
@@ -73,11 +115,6 @@ function fingerprint(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return `${text.length}:${h.toString(16)}`;
-}
-
-function isDown(gateway: Gateway, catalog: Catalog, server: string): boolean {
-  const state = gateway.pool.connection(server, catalog.profile)?.state;
-  return !gateway.pool.has(server) || state === 'failed' || state === 'circuit-open' || Boolean(catalog.listing(server).error);
 }
 
 export interface SearchResult {
@@ -107,9 +144,8 @@ export interface SearchToolsOptions {
 }
 
 /** Search over a catalog's tools (exposed names), best first, with success-rate priors; relevance is the score over the best score. */
-export async function searchTools(gateway: Gateway, catalog: Catalog, query: string, options: SearchToolsOptions): Promise<SearchAnswer> {
-  const snapshot = snapshotOf(catalog, gateway.search.context);
-  const search = gateway.search;
+async function searchTools(search: ToolSearch, catalog: Catalog, query: string, options: SearchToolsOptions): Promise<SearchAnswer> {
+  const snapshot = snapshotOf(catalog, search.context);
   const found = await snapshot.find(query, {
     limit: options.topK,
     mode: options.mode ?? search.defaultMode,

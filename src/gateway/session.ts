@@ -1,6 +1,7 @@
 // Owns one client session: an SDK Server (one per client connection) whose requests are answered
-// from the catalog or forwarded verbatim to the owning server, with progress tokens mapped per hop,
-// cancellation passed both ways, and one log line per forwarded request.
+// from the catalog (lists: session-lists.ts) or forwarded verbatim to the owning server (forward.ts;
+// resource-routing.ts picks a URI's server), local tools answered in place, its log level, its own
+// toolset, its scope. It reaches the gateway only through the ports it is given (ports.ts).
 import { randomUUID } from 'node:crypto';
 import { Server, ProtocolError } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, JSONRPCRequest, ServerContext, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
@@ -9,16 +10,18 @@ import { profileOf, type CapabilityProfile } from '../servers/profile.js';
 import { BRIDGED_METHODS, continuesBridgedCall, forwardBridged, resumeBridged } from './bridged-forward.js';
 import { serverUnavailable } from '../servers/errors.js';
 import { forwardRequest } from './forward.js';
-import type { Catalog, Entry } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
 import { closeMatches } from '../catalog/naming.js';
 import { selectTools } from '../catalog/repair.js';
-import { page } from './pagination.js';
-import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
+import { TOOLSET_TOOL_NAMES, callToolsetTool, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
-import type { Gateway } from './gateway.js';
+import type { LocalToolContext, SessionServices } from './ports.js';
 import type { NamedEntry } from '../catalog/naming.js';
 import { META_TOOL_NAMES } from '../views/meta-tools.js';
-import { callMetaTool, metaToolList } from './meta-calls.js';
+import { callMetaTool } from './meta-calls.js';
+import { LIST_METHODS, answerList, isToolsetView, toolsetTools } from './session-lists.js';
+import { logSeverity } from './log-levels.js';
+import { completionTarget, ownerOfUri } from './resource-routing.js';
 import type { FallbackSuggestion } from '../views/fallbacks.js';
 import type { ClientScope } from '../views/scope.js';
 import { CallGate, checkDepth, checkName } from './input-limits.js';
@@ -31,21 +34,6 @@ import { legacySessionOnly, type InboundEra } from './era.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
-
-const LOG_SEVERITY: Record<string, number> = { debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7 };
-
-/** A log level's rank (debug 0 ... emergency 7); unknown levels rank as debug. */
-export function logSeverity(level: string): number {
-  return LOG_SEVERITY[level] ?? 0;
-}
-
-export const GATEWAY_CAPABILITIES: ServerCapabilities = {
-  tools: { listChanged: true },
-  prompts: { listChanged: true },
-  resources: { subscribe: true, listChanged: true },
-  logging: {},
-  completions: {},
-};
 
 export interface SessionOptions {
   view: View;
@@ -84,10 +72,15 @@ export class GatewaySession {
   /** The capabilities the latest 2026-07-28 request declared in its envelope (see noteDeclaredCapabilities). */
   private declaredPerRequest: ClientCapabilities | undefined;
 
+  /** What the local tools (toolsets, meta, management) of this session act on. */
+  readonly local: LocalToolContext;
+
   constructor(
-    readonly gateway: Gateway,
+    /** The gateway's services, as narrow ports (built once by the gateway, shared by every session). */
+    readonly services: SessionServices<GatewaySession>,
     options: SessionOptions,
   ) {
+    this.local = services.local;
     this.id = options.id ?? randomUUID();
     this.view = options.view;
     this.era = options.era ?? 'legacy';
@@ -105,18 +98,18 @@ export class GatewaySession {
     };
     this.server.fallbackNotificationHandler = async (notification) => {
       this.lastActive = Date.now();
-      if (notification.method === 'notifications/roots/list_changed') await this.gateway.rootsChanged(this);
+      if (notification.method === 'notifications/roots/list_changed') await this.services.lifecycle.rootsChanged(this);
     };
     if (options.capabilities.logging) {
       this.server.removeRequestHandler('logging/setLevel');
       this.server.setRequestHandler('logging/setLevel', async (request) => {
         this.lastActive = Date.now();
         this.logLevel = request.params.level;
-        await this.gateway.fanOutLogLevel(this, request.params.level);
+        await this.services.lifecycle.fanOutLogLevel(this, request.params.level);
         return {};
       });
     }
-    this.server.onclose = () => this.gateway.endSession(this);
+    this.server.onclose = () => this.services.lifecycle.endSession(this);
   }
 
   /** The client's mirrored capabilities (known once it has initialized). */
@@ -137,7 +130,7 @@ export class GatewaySession {
 
   wantsLog(level: string): boolean {
     if (!this.logLevel) return true;
-    return (LOG_SEVERITY[level] ?? 0) >= (LOG_SEVERITY[this.logLevel] ?? 0);
+    return logSeverity(level) >= logSeverity(this.logLevel);
   }
 
   /**
@@ -145,8 +138,8 @@ export class GatewaySession {
    * cached); servers still starting are left out and announced with list_changed when they arrive.
    */
   async catalog(): Promise<Catalog> {
-    const catalog = this.gateway.catalogFor(this.profile);
-    await catalog.ensureWithin(this.view.kind === 'server' ? [this.view.server] : undefined, this.gateway.settings.listTimeoutMs);
+    const catalog = this.services.catalogs.catalogFor(this.profile);
+    await catalog.ensureWithin(this.view.kind === 'server' ? [this.view.server] : undefined, this.services.settings.listTimeoutMs);
     return catalog;
   }
 
@@ -154,46 +147,16 @@ export class GatewaySession {
     this.lastActive = Date.now();
     if (this.era === 'modern' && continuesBridgedCall(request, ctx)) return resumeBridged(this, ctx);
     const params = (request.params ?? {}) as Params;
-    const pageSize = this.gateway.settings.pageSize;
-    const single = this.view.kind === 'server' ? this.view.server : undefined;
+        const single = this.view.kind === 'server' ? this.view.server : undefined;
     if (this.view.kind === 'management') return answerManagement(this, request, params, ctx);
-    checkDepth(params, this.gateway.limits);
-    if (this.scope) return scopeEntries(this.scope, request.method, await this.dispatch(request, params, ctx, pageSize, single), () => this.catalog(), single);
-    return this.dispatch(request, params, ctx, pageSize, single);
+    checkDepth(params, this.services.settings.limits);
+    if (this.scope) return scopeEntries(this.scope, request.method, await this.dispatch(request, params, ctx, single), () => this.catalog(), single);
+    return this.dispatch(request, params, ctx, single);
   }
 
-  private async dispatch(request: JSONRPCRequest, params: Params, ctx: ServerContext, pageSize: number, single: string | undefined): Promise<Result> {
+  private async dispatch(request: JSONRPCRequest, params: Params, ctx: ServerContext, single: string | undefined): Promise<Result> {
+    if (LIST_METHODS.has(request.method)) return answerList(this, request.method, params, single);
     switch (request.method) {
-      case 'tools/list': {
-        const catalog = await this.catalog();
-        const tools = single
-          ? catalog.listing(single).tools
-          : this.isToolsetView()
-            ? this.toolsetTools(catalog)
-            : this.showsMetaTools(catalog)
-              ? metaToolList(this.gateway, catalog, this.scope)
-              : catalog.tools();
-        const { items, nextCursor } = page('tools', tools, params.cursor, pageSize);
-        return { tools: this.withMetrics(catalog, items, single), ...(nextCursor && { nextCursor }) };
-      }
-      case 'prompts/list': {
-        const catalog = await this.catalog();
-        const prompts = single ? catalog.listing(single).prompts : catalog.prompts();
-        const { items, nextCursor } = page('prompts', prompts, params.cursor, pageSize);
-        return { prompts: items, ...(nextCursor && { nextCursor }) };
-      }
-      case 'resources/list': {
-        const catalog = await this.catalog();
-        const resources = single ? catalog.listing(single).resources : catalog.resources();
-        const { items, nextCursor } = page('resources', resources, params.cursor, pageSize);
-        return { resources: items, ...(nextCursor && { nextCursor }) };
-      }
-      case 'resources/templates/list': {
-        const catalog = await this.catalog();
-        const templates = single ? catalog.listing(single).resourceTemplates : catalog.resourceTemplates();
-        const { items, nextCursor } = page('resourceTemplates', templates, params.cursor, pageSize);
-        return { resourceTemplates: items, ...(nextCursor && { nextCursor }) };
-      }
       case 'tools/call':
         return this.callNamed('tools', request, params, ctx);
       case 'prompts/get':
@@ -205,8 +168,8 @@ export class GatewaySession {
         const connection = await this.ownerOfUri(params.uri);
         const subscribe = request.method === 'resources/subscribe';
         const first = subscribe
-          ? this.gateway.subscriptions.add(connection, params.uri as string, this)
-          : this.gateway.subscriptions.remove(connection, params.uri as string, this);
+          ? this.services.subscriptions.add(connection, params.uri as string, this)
+          : this.services.subscriptions.remove(connection, params.uri as string, this);
         if (first) return this.forward(connection, request, params, ctx);
         return {};
       }
@@ -219,36 +182,8 @@ export class GatewaySession {
   }
 
 
-  private isToolsetView(): boolean {
-    return this.view.kind === 'toolset' || this.view.kind === 'fixed-toolset';
-  }
-
-  /** Toolset mode: the management tools, then the equipped toolset's tools. A fixed toolset: its tools only. */
-  private toolsetTools(catalog: Catalog): Entry[] {
-    const name = this.view.kind === 'fixed-toolset' ? this.view.name : this.equippedToolset();
-    const tools = this.gateway.toolsets?.resolve(name, catalog)?.tools ?? [];
-    return this.view.kind === 'toolset' ? [...(toolsetToolList() as Entry[]), ...tools] : tools;
-  }
-
   private isMetaView(): boolean {
     return this.view.kind === 'meta' || this.view.kind === 'auto';
-  }
-
-  /** Listed tools with their call metrics in `_meta` when `includeMetrics` is on; as they are otherwise. */
-  private withMetrics(catalog: Catalog, tools: Entry[], single: string | undefined): Entry[] {
-    const annotator = this.gateway.toolMetrics;
-    if (!annotator) return tools;
-    return annotator.annotate(tools, (name) => {
-      if (single) return { server: single, tool: name };
-      const entry = catalog.toolTable.resolve(name);
-      return entry && { server: entry.serverKey, tool: entry.originalName };
-    });
-  }
-
-  /** Meta mode always; auto mode while the catalog has more exposed tools than maxTools (decided on every listing). */
-  showsMetaTools(catalog: Catalog): boolean {
-    if (this.view.kind === 'meta') return true;
-    return this.view.kind === 'auto' && catalog.tools().length > this.gateway.meta.maxTools;
   }
 
   /** Resolves an exposed tool name; a stale cache (servers listed from the store) is re-listed live once. */
@@ -272,18 +207,18 @@ export class GatewaySession {
       const connection = await this.connectionFor(entry.serverKey);
       const result = await this.forward(connection, request, params, ctx, exposed);
       if (result.isError !== true) {
-        this.gateway.search.noteCall(this.id, entry.serverKey, entry.originalName);
+        this.services.learning.noteCall(this.id, entry.serverKey, entry.originalName);
         return result;
       }
       const suggestions = this.fallbacks(catalog, exposed);
       if (!suggestions.length) return result;
-      if (this.gateway.meta.autoRetryFallback && !retrying) return retryWithFallback(this, catalog, suggestions[0]!.toolKey, exposed, result, request, params, ctx);
+      if (this.services.settings.meta.autoRetryFallback && !retrying) return retryWithFallback(this, catalog, suggestions[0]!.toolKey, exposed, result, request, params, ctx);
       return withSuggestions(result, suggestions);
     } catch (error) {
       const failure = error as { code?: unknown; data?: unknown; message?: string };
       if (typeof failure.code === 'number' && !ctx.mcpReq.signal.aborted) {
         const suggestions = this.fallbacks(catalog, exposed);
-        if (suggestions.length && this.gateway.meta.autoRetryFallback && !retrying) {
+        if (suggestions.length && this.services.settings.meta.autoRetryFallback && !retrying) {
           return retryWithFallback(this, catalog, suggestions[0]!.toolKey, exposed, failureResult(failure), request, params, ctx);
         }
         if (suggestions.length) suggestInError(failure, suggestions);
@@ -295,17 +230,17 @@ export class GatewaySession {
   /** Similar tools for a failing one (never itself, never a tool of a server that is down). */
   fallbacks(catalog: Catalog, exposed: string): FallbackSuggestion[] {
     try {
-      return this.gateway.fallbacksFor(catalog, exposed);
+      return this.services.ranking.fallbacksFor(catalog, exposed);
     } catch (error) {
       // Suggestions are a courtesy: they must never hide the real failure.
-      this.gateway.log.warn({ tool: exposed, err: (error as Error).message }, 'fallback suggestions failed');
+      this.services.log.warn({ tool: exposed, err: (error as Error).message }, 'fallback suggestions failed');
       return [];
     }
   }
 
   /** The toolset this session sees in toolset mode: its own choice, else the gateway's default. */
   equippedToolset(): string | undefined {
-    return this.ownToolset ? this.ownToolset.name : this.gateway.toolsets?.active();
+    return this.ownToolset ? this.ownToolset.name : this.local.toolsets?.active();
   }
 
   /** True while this session has not equipped or unequipped a toolset itself. */
@@ -320,7 +255,7 @@ export class GatewaySession {
 
   /** What the toolset tools act on: the gateway's default on the management endpoint, else this session's own. */
   toolsetContext(): ToolsetToolContext {
-    const toolsets = this.gateway.toolsets;
+    const toolsets = this.local.toolsets;
     if (!toolsets) throw new ProtocolError(-32603, 'Toolsets need the store, and this gateway runs without one.');
     // The management endpoint changes the gateway's default (persisted); any other session only itself.
     const equipped: EquippedToolset =
@@ -331,20 +266,20 @@ export class GatewaySession {
             equip: async (name) => {
               if (!toolsets.get(name)) throw new Error(`No toolset named "${name}". Saved toolsets: ${toolsets.list().map((t) => t.name).join(', ') || 'none'}.`);
               this.ownToolset = { name };
-              this.gateway.sessionToolsChanged(this);
+              this.services.lifecycle.sessionToolsChanged(this);
             },
             unequip: async () => {
               const previous = this.equippedToolset();
               this.ownToolset = { name: undefined };
-              if (previous !== undefined) this.gateway.sessionToolsChanged(this);
+              if (previous !== undefined) this.services.lifecycle.sessionToolsChanged(this);
               return previous;
             },
           };
-    return { toolsets, equipped, catalog: () => this.catalog(), serverKeys: () => this.gateway.pool.keys() };
+    return { toolsets, equipped, catalog: () => this.catalog(), serverKeys: () => this.services.servers.keys() };
   }
 
   private async connectionFor(serverKey: string): Promise<Connection> {
-    const connection = this.gateway.pool.connection(serverKey, this.profile);
+    const connection = this.services.servers.connection(serverKey, this.profile);
     if (!connection) throw serverUnavailable(serverKey, 'it is no longer configured', 'List the tools again to see what is available now.');
     return connection;
   }
@@ -353,8 +288,8 @@ export class GatewaySession {
   private async callNamed(kind: 'tools' | 'prompts', request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
     const name = params.name;
     if (typeof name !== 'string') throw new ProtocolError(-32602, `Invalid params: "name" must be a string`);
-    checkName(name, this.gateway.limits);
-    if (kind === 'tools') return this.calls.run(this.gateway.limits, () => this.callNamedChecked(kind, request, params, ctx, name));
+    checkName(name, this.services.settings.limits);
+    if (kind === 'tools') return this.calls.run(this.services.settings.limits, () => this.callNamedChecked(kind, request, params, ctx, name));
     return this.callNamedChecked(kind, request, params, ctx, name);
   }
 
@@ -395,7 +330,7 @@ export class GatewaySession {
       const hint = suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ` List ${kind} to see what is available.`;
       throw new ProtocolError(-32602, `Unknown ${noun}: "${name}".${hint}`, { name, suggestions });
     }
-    if (kind === 'tools' && this.isToolsetView() && !this.toolsetTools(catalog).some((t) => t.name === name)) {
+    if (kind === 'tools' && isToolsetView(this.view) && !toolsetTools(this, catalog).some((t) => t.name === name)) {
       const where = this.view.kind === 'fixed-toolset' ? `toolset "${this.view.name}"` : 'the equipped toolset';
       throw new ProtocolError(-32602, `Tool "${name}" is not in ${where}. List tools to see what is available, or equip a toolset that has it.`, { name });
     }
@@ -416,44 +351,12 @@ export class GatewaySession {
   }
 
   private async ownerOfUri(uri: unknown): Promise<Connection> {
-    if (typeof uri !== 'string') throw new ProtocolError(-32602, `Invalid params: "uri" must be a string`);
-    if (this.view.kind === 'server') return this.connectionFor(this.view.server);
-    const owner = (await this.catalog()).resourceOwner(uri) ?? this.soleResourceServer();
-    if (!owner) {
-      throw new ProtocolError(-32602, `Resource not found: no server lists "${uri}" or a template matching it. List resources and resource templates to see what is available.`, { uri });
-    }
-    if (this.scope && !this.scope.allowsServer(owner)) throw new ProtocolError(-32602, this.scope.refusal(`resource "${uri}"`), { uri, forbidden: true });
-    return this.connectionFor(owner);
-  }
-
-  /** With exactly one resource server configured, an unlisted URI can only be meant for it. */
-  private soleResourceServer(): string | undefined {
-    const catalog = this.gateway.catalogFor(this.profile);
-    const candidates = this.gateway.pool.keys().filter((key) => {
-      const listing = catalog.listing(key);
-      return listing.resources.length > 0 || listing.resourceTemplates.length > 0;
-    });
-    return candidates.length === 1 ? candidates[0] : undefined;
+    return this.connectionFor(await ownerOfUri(this, uri));
   }
 
   private async complete(request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
-    const ref = (params.ref ?? {}) as Params;
-    if (this.view.kind === 'server') return this.forward(await this.connectionFor(this.view.server), request, params, ctx);
-    if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-      const entry = (await this.catalog()).promptTable.resolve(ref.name);
-      if (!entry) throw new ProtocolError(-32602, `Unknown prompt: "${ref.name}"`, { name: ref.name });
-      if (this.scope && !this.scope.allowsServer(entry.serverKey)) throw new ProtocolError(-32602, this.scope.refusal(`prompt "${ref.name}"`), { name: ref.name, forbidden: true });
-      const forwarded = { ...params, ref: { ...ref, name: entry.originalName } };
-      return this.forward(await this.connectionFor(entry.serverKey), request, forwarded, ctx);
-    }
-    if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-      const catalog = await this.catalog();
-      const owner = catalog.templateOwner(ref.uri) ?? catalog.resourceOwner(ref.uri) ?? this.soleResourceServer();
-      if (!owner) throw new ProtocolError(-32602, `Unknown resource template: "${ref.uri}"`, { uri: ref.uri });
-      if (this.scope && !this.scope.allowsServer(owner)) throw new ProtocolError(-32602, this.scope.refusal(`resource "${ref.uri}"`), { uri: ref.uri, forbidden: true });
-      return this.forward(await this.connectionFor(owner), request, params, ctx);
-    }
-    throw new ProtocolError(-32602, 'Invalid params: completion/complete needs ref.type "ref/prompt" with a name or "ref/resource" with a uri');
+    const target = await completionTarget(this, params);
+    return this.forward(await this.connectionFor(target.server), request, target.params, ctx);
   }
 
   /** Sends one request to a server and returns its result untouched (see forward.ts). */

@@ -3,7 +3,6 @@
 import { Hono } from 'hono';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { summaryOf, tokenReport } from '../views/budget.js';
-import { searchTools } from '../gateway/recommendations.js';
 import { searchArguments } from '../gateway/management.js';
 import { NoEmbeddingProvider } from '../gateway/tool-search.js';
 import { EmbeddingError } from '../search/semantic/provider.js';
@@ -80,7 +79,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
     const catalog = gateway.catalogFor(BARE_PROFILE);
     await catalog.ensure();
     const { query, top_k, min_score, server, category, mode } = parsed.data;
-    return c.json({ query, ...(await searchTools(gateway, catalog, query, { topK: top_k ?? 10, minScore: min_score, server, category, mode })) });
+    return c.json({ query, ...(await gateway.ranking.searchTools(catalog, query, { topK: top_k ?? 10, minScore: min_score, server, category, mode })) });
   });
 
   // Embed every tool now: {"force"?: boolean} (force re-embeds even tools whose text did not change).

@@ -3,30 +3,19 @@
 // every face updates and clients hear list_changed) and revert, and the report. Arguments validated with zod.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { EvalTool } from './backends/backend.js';
-import type { BackendContext, EvaluationBackend } from './backends/backend.js';
+import type { BackendContext } from './backends/backend.js';
 import { lintCandidate } from './lint.js';
 import { offlineCandidates } from './generate.js';
 import { generateCandidateTexts, generateGoldenPrompts } from './model-generate.js';
 import { optimizeTool } from './pipeline.js';
 import { nearestSiblings } from './prompts.js';
 import { buildReport } from './report.js';
-import type { PromotionRule } from './rule.js';
-import { PromotionRefused, type Optimizer } from './service.js';
+import { PromotionRefused } from './service.js';
+import type { OptimizationToolHost } from './tool-host.js';
+
+export type { OptimizationToolHost } from './tool-host.js';
 
 type Result = Record<string, unknown>;
-
-/** What the tools need from the running gateway. */
-export interface OptimizationToolHost {
-  optimizer: Optimizer;
-  rule: PromotionRule;
-  /** The server's canonical tools as listed now (lists it if needed). */
-  canonicalTools(server: string): Promise<EvalTool[]>;
-  /** A backend by name; `context` carries the calling client's sampling for the `sampling` backend. */
-  backend(name?: string, context?: BackendContext): EvaluationBackend;
-  /** The settings' defaults for runs started through the admin API, and the backends that can be named. */
-  defaults?: { candidates: number; repeats: number; backends: string[] };
-}
 
 interface ToolDef {
   name: string;

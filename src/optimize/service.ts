@@ -6,7 +6,7 @@ import type { OptimizeRepository, Promotion, StoredCandidate } from '../store/in
 import type { EvalPrompt } from './evaluate.js';
 import { decideFromRows } from './pipeline.js';
 import type { CandidateDecision, Condition, Decision, PromotionRule } from './rule.js';
-import type { RunProgress } from './server-run.js';
+import type { RunProgress } from './run-progress.js';
 
 /** Progress and decisions, for the admin API's event stream, the CLI and the TUI. */
 export interface OptimizeEventMap {

@@ -4,6 +4,7 @@
 // or removing one tool touches only that tool's postings. A tool's terms come from rows.ts,
 // postings live in flat typed arrays (postings.ts), the query scan and top-k are in scan.ts.
 import { AbbreviationTable } from './abbreviations.js';
+import type { Entry } from './index-entry.js';
 import { FIELD_COUNT, FIELDS, fieldTexts, type Field, type ToolDoc } from './document.js';
 import { ExpansionStore, DEFAULT_EXPANSION_CAP } from './expansions.js';
 import { DEFAULT_KEYWORD_OPTIONS, extractKeywords, type KeywordOptions } from './keywords.js';
@@ -13,7 +14,7 @@ import { DEFAULT_QUERY_OPTIONS, QueryAnalyzer, isPhrase, type QueryOptions } fro
 import { RowCollector } from './rows.js';
 import { scoreQuery, type ScanContext } from './scan.js';
 import { capPerServer, namedServers } from './server-cap.js';
-import { internedCount, splitWords, type Term } from './tokenize.js';
+import { internedCount, splitWords } from './tokenize.js';
 
 /** The words of a tool's own text (name, description, parameters, enum values) for abbreviation learning. */
 function toolWords(doc: ToolDoc): string[] {
@@ -77,22 +78,6 @@ export const DEFAULT_INDEX_OPTIONS: IndexOptions = {
   maxPerServer: 0,
   splitJoinedNames: false,
 };
-
-/** One indexed tool: its distinct terms with per-field frequencies and where each posting sits. */
-export interface Entry {
-  doc: ToolDoc;
-  seq: number;
-  slot: number;
-  server: number;
-  lengths: Float64Array;
-  terms: Term[];
-  lists: PostingList[];
-  tfs: Float64Array; // terms.length x FIELD_COUNT
-  nameRows: Int32Array; // rows of the name's words
-  at: Int32Array; // position of each term's posting in its list
-  norm: Float64Array; // per field: w / (1 - b + b * len / avglen), valid under normStamp
-  normStamp: number;
-}
 
 export class ToolIndex {
   private readonly entries = new Map<string, Entry>();

@@ -2,7 +2,7 @@
 // per-slot scratch arrays (a tool scores each query word by its best alternative term), the
 // server/filter restriction, the server boost and exact top-k selection. No per-query maps: the
 // scratch arrays belong to the index and are reset for the touched slots only.
-import type { Entry } from './index.js';
+import type { Entry } from './index-entry.js';
 import type { PostingList } from './postings.js';
 import type { QueryWord } from './query.js';
 

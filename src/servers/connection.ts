@@ -1,79 +1,45 @@
 // Owns one SDK client connection to one downstream server for one capability profile: its life
 // (connect, retry on the schedule of retry-schedule.ts, restart after a crash or failed health
-// checks, a circuit breaker that fails calls fast, a clean stop that leaves no process behind), raw
-// request forwarding, notifications, reverse requests and lenient listing. It never validates or
-// reshapes what the server returns.
+// checks, a circuit breaker that fails calls fast, a clean stop that leaves no process behind),
+// notifications, reverse requests and lenient listing. One attempt to reach the server is dial.ts;
+// sending a request is request-sender.ts. It never validates or reshapes what the server returns.
 import { EventEmitter } from 'node:events';
-import { Client, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import { ServerBreaker } from './breaker.js';
 import type { JSONRPCRequest, ServerCapabilities, Implementation } from '@modelcontextprotocol/client';
-import { z } from 'zod';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger, type Logger } from '../logging/logger.js';
 import type { CapabilityProfile } from './profile.js';
-import { buildTransport } from './transport.js';
-import { fromClientError, requestCancelled, serverNeedsLogin, serverTimeout, serverUnavailable } from './errors.js';
+import { serverNeedsLogin, serverUnavailable } from './errors.js';
 import { isLoginRequired } from '../auth/errors.js';
-import type { CredentialStore } from '../auth/credential-store.js';
 import { LoginGate } from './login-gate.js';
 import { RetrySchedule } from './retry-schedule.js';
 import { StderrTail } from './stderr-tail.js';
 import { serverRedactor } from './secrets.js';
 import { serverIdentity } from './identity.js';
 import { HealthMonitor } from './health.js';
-import { listenForChanges, versionNegotiationFor } from './downstream-era.js';
+import { listenForChanges } from './downstream-era.js';
 import { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
-
-export { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
 import { closeAndReap } from './process-tree.js';
-import { ProgressRouter } from './progress-router.js';
-import { LogCallers, takeLogCallers } from './log-callers.js';
-import { describeConnectError, stderrSuffix } from './connect-error.js';
+import { DialFailure, dial, type DialHandlers } from './dial.js';
+import { RequestSender } from './request-sender.js';
+import type { ConnectionOptionsFor, ForwardOptions, ReverseRequestHandlerFor } from './connection-options.js';
+import { stderrSuffix } from './connect-error.js';
 import { readAllPages, supportsList, type ListKind } from './listing.js';
-
 import type { ConnectionState, ConnectionStatus } from './connection-status.js';
 
+export { DEFAULT_RESILIENCE, type ResilienceOptions } from './resilience-options.js';
+export type { ForwardOptions } from './connection-options.js';
 export type { ConnectionState, ConnectionStatus } from './connection-status.js';
-
-export interface RawNotification {
-  method: string;
-  params?: Record<string, unknown>;
-}
+export type { ListKind } from './listing.js';
+export type { RawNotification } from './dial.js';
 
 /** Answers a request the server sends to its client (sampling, elicitation, roots). */
-export type ReverseRequestHandler = (
-  connection: Connection,
-  request: { method: string; params?: Record<string, unknown> },
-  signal: AbortSignal,
-) => Promise<unknown>;
-
-export interface ConnectionOptions {
-  /** A request with no answer and no progress for this long is cancelled and fails. */
-  requestTimeoutMs: number;
-  resilience?: ResilienceOptions;
-  onReverseRequest?: ReverseRequestHandler;
-  /** Stored OAuth logins for remote servers (src/auth); absent: remote servers get only their configured headers. */
-  credentials?: CredentialStore;
-}
+export type ReverseRequestHandler = ReverseRequestHandlerFor<Connection>;
+export type ConnectionOptions = ConnectionOptionsFor<Connection>;
 
 /** A connection that lived at least this long before dying is restarted at once, not after a backoff. */
 const STABLE_AFTER_MS = 10_000;
-/** The largest message a stdio server may send (a 10 MB result plus JSON framing fits). */
-const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-/** Lets the stderr reader emit a child's last lines (it reads asynchronously) before they are quoted. */
-const settleStderr = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-export interface ForwardOptions {
-  signal?: AbortSignal;
-  onprogress?: (progress: Record<string, unknown>) => void;
-  timeoutMs?: number;
-  /** Who the request is for (a client session's id): log messages that arrive while it runs name it (log-callers.ts). */
-  caller?: string;
-}
-
-export type { ListKind } from './listing.js';
-
-const ANY_RESULT = z.any();
 
 export class Connection extends EventEmitter {
   readonly key: string;
@@ -92,8 +58,6 @@ export class Connection extends EventEmitter {
   private starting: Promise<void> | undefined;
   private readonly retry: RetrySchedule;
   private health: HealthMonitor | undefined;
-  /** Requests sent to the server and not answered yet (health checks do not count while there are any). */
-  private inflight = 0;
   private readonly breaker: ServerBreaker;
   private readonly resilience: ResilienceOptions;
   private pidOf: (() => number | null) | undefined;
@@ -101,8 +65,18 @@ export class Connection extends EventEmitter {
   private readonly stderr = new StderrTail();
   /** Takes this server's configured secrets (env, header values, URL credentials) out of text shown or logged. */
   private readonly redact: (text: string) => string;
-  private readonly progress = new ProgressRouter();
-  private readonly logCallers = new LogCallers();
+  /** Sends requests (the hot path, progress, timeouts); counts those in flight. */
+  private readonly sender: RequestSender;
+  /** What arrives on each new client goes here (see dial.ts). */
+  private readonly dialHandlers: DialHandlers = {
+    notification: (notification, callers) => this.emit('notification', notification, callers),
+    reverseRequest: (request, signal) => this.answerReverse(request, signal),
+    closed: (client) => this.onClosed(client),
+    built: (built) => {
+      this.pidOf = built.pid;
+      this.exitOf = built.exit;
+    },
+  };
   private readonly log: Logger;
   private readonly login: LoginGate;
 
@@ -121,6 +95,14 @@ export class Connection extends EventEmitter {
     this.retry = new RetrySchedule(this.resilience.retry);
     this.login = new LoginGate(config, options.credentials, this.log, this.redact);
     this.breaker = new ServerBreaker(this.key, this.resilience.breaker, this.log, () => this.emit('state', this.state));
+    this.sender = new RequestSender(this.key, {
+      answered: () => this.proveAlive(),
+      timedOut: (client) => {
+        if (this.client === client) this.setState('degraded');
+      },
+      loginLost: (client, error) => this.loginLost(client, error),
+      downState: () => ({ lastError: this.lastError, downSince: this.downSince }),
+    });
   }
 
   /** The lifecycle state, or `circuit-open` while the breaker refuses calls. */
@@ -214,47 +196,31 @@ export class Connection extends EventEmitter {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client(
-      { name: 'switchboard', version: '0.1.0' },
-      { capabilities: this.profile.capabilities, ...versionNegotiationFor(this.config) },
-    );
-    client.fallbackNotificationHandler = async (raw) => {
-      const { notification, callers } = takeLogCallers(raw as RawNotification);
-      this.emit('notification', notification, callers);
-    };
-    client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => this.answerReverse(request, ctx.mcpReq.signal);
-    client.onclose = () => this.onClosed(client);
-    client.onerror = (error) => this.log.debug({ err: this.redact(error.message) }, 'transport error');
-
-    let built;
+    let dialed;
     try {
-      built = buildTransport(this.config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES, auth: this.login.auth() });
+      dialed = await dial({
+        config: this.config,
+        profile: this.profile,
+        auth: this.login.auth(),
+        connectTimeoutMs: this.resilience.connectTimeoutMs,
+        stderr: this.stderr,
+        log: this.log,
+        redact: this.redact,
+        handlers: this.dialHandlers,
+        close: (client, pid) => this.closeClient(client, pid),
+      });
     } catch (error) {
-      this.noteFailure(`invalid transport settings: ${(error as Error).message}`);
-      throw serverUnavailable(this.key, this.lastError!);
-    }
-    this.pidOf = built.pid;
-    this.exitOf = built.exit;
-    this.stderr.lines.length = 0; // only this run's last words explain its failure
-    if (built.stderr) this.stderr.capture(built.stderr, this.log, this.redact);
-
-    const timeoutMs = this.resilience.connectTimeoutMs;
-    try {
-      await client.connect(built.transport, { timeout: timeoutMs });
-      this.progress.attach(built.transport);
-      this.logCallers.attach(built.transport);
-    } catch (error) {
-      if (isLoginRequired(error)) {
-        this.needLogin(error);
-        await this.closeClient(client, null);
+      if (!(error instanceof DialFailure)) throw error;
+      if (error.kind === 'login') {
+        this.needLogin(error.cause);
         throw serverNeedsLogin(this.key);
       }
-      await settleStderr();
-      const reason = this.redact(describeConnectError(this.config, error, this.stderr.lines, timeoutMs, built.exit?.()));
-      this.noteFailure(reason);
-      await this.closeClient(client, built.pid?.() ?? null);
-      throw serverUnavailable(this.key, reason, { downSince: this.downSince ?? new Date() });
+      this.noteFailure(error.message);
+      throw serverUnavailable(this.key, this.lastError!, error.kind === 'connect' ? { downSince: this.downSince ?? new Date() } : undefined);
     }
+    const { client, built } = dialed;
+    this.sender.progress.attach(built.transport);
+    this.sender.logCallers.attach(built.transport);
     if (this.lifecycle !== 'connecting') {
       // Stopped while connecting.
       await this.closeClient(client, built.pid?.() ?? null);
@@ -278,7 +244,7 @@ export class Connection extends EventEmitter {
     if (this.config.ping === false) return;
     this.health = new HealthMonitor(client, this.resilience.healthCheck, {
       alive: () => this.proveAlive(),
-      busy: () => this.inflight > 0,
+      busy: () => this.sender.busy,
       silent: (consecutive) => {
         if (this.client !== client) return;
         this.setState('degraded');
@@ -409,84 +375,9 @@ export class Connection extends EventEmitter {
   private async send(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions): Promise<Record<string, unknown>> {
     const client = await this.ready();
     const timeout = options.timeoutMs ?? this.config.requestTimeoutMs ?? this.options.requestTimeoutMs;
-    if (!options.onprogress) return this.sendPlain(client, method, params, options.signal, Math.min(timeout, this.resilience.maxRequestMs), options.caller);
-    const timedOut = new AbortController();
-    let idle: NodeJS.Timeout | undefined;
-    const arm = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => timedOut.abort(), timeout);
-    };
-    let forwarded = params;
-    let token: string | undefined;
-    if (options.onprogress) {
-      const onprogress = options.onprogress;
-      token = this.progress.register((progress) => {
-        arm();
-        onprogress(progress);
-      });
-      forwarded = { ...params, _meta: { ...(params?._meta as Record<string, unknown> | undefined), progressToken: token } };
-    }
-    arm();
-    // One controller per call, following the caller's signal by a listener removed afterwards
-    // (cheaper than AbortSignal.any on the hot path).
-    const outer = options.signal;
-    const follow = () => timedOut.abort(outer?.reason);
-    if (outer?.aborted) follow();
-    else outer?.addEventListener('abort', follow, { once: true });
-    const signal = timedOut.signal;
-    try {
-      this.inflight++;
-      this.logCallers.begin(options.caller);
-      const result = await client.request({ method: method as 'ping', params: forwarded }, ANY_RESULT, {
-        signal,
-        timeout: this.resilience.maxRequestMs,
-      }).finally(() => {
-        this.inflight--;
-        this.logCallers.end(options.caller);
-      });
-      this.proveAlive();
-      return result;
-    } catch (error) {
-      // The SDK reports an aborted request as a timeout: the client's own cancel is no fault of the server.
-      if (outer?.aborted) throw requestCancelled(this.key, method);
-      if (timedOut.signal.aborted) {
-        if (this.client === client) this.setState('degraded');
-        throw serverTimeout(this.key, method, timeout);
-      }
-      if (error instanceof ProtocolError) this.proveAlive(); // it answered, with an error
-      if (isLoginRequired(error)) this.loginLost(client, error);
-      throw fromClientError(this.key, error, method, this.resilience.maxRequestMs, { lastError: this.lastError, downSince: this.downSince });
-    } finally {
-      clearTimeout(idle);
-      outer?.removeEventListener('abort', follow);
-      if (token) this.progress.unregister(token);
-    }
-  }
-
-  /**
-   * The hot path (no progress to follow): the SDK's own timer and the caller's signal, with no
-   * controller, timer or listener of ours per call (see docs/decisions/0004-hot-path.md).
-   */
-  private async sendPlain(client: Client, method: string, params: Record<string, unknown> | undefined, signal: AbortSignal | undefined, timeout: number, caller: string | undefined): Promise<Record<string, unknown>> {
-    this.inflight++;
-    this.logCallers.begin(caller);
-    try {
-      const result = await client.request({ method: method as 'ping', params }, ANY_RESULT, { ...(signal && { signal }), timeout });
-      this.proveAlive();
-      return result;
-    } catch (error) {
-      if (signal?.aborted) throw requestCancelled(this.key, method); // reported by the SDK as a timeout
-      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-        if (this.client === client) this.setState('degraded');
-        throw serverTimeout(this.key, method, timeout);
-      }
-      if (error instanceof ProtocolError) this.proveAlive(); // it answered, with an error
-      if (isLoginRequired(error)) this.loginLost(client, error);
-      throw fromClientError(this.key, error, method, timeout, { lastError: this.lastError, downSince: this.downSince });
-    } finally {
-      this.inflight--;
-      this.logCallers.end(caller);
-    }
+    const maxRequestMs = this.resilience.maxRequestMs;
+    if (!options.onprogress) return this.sender.sendPlain(client, method, params, options.signal, Math.min(timeout, maxRequestMs), options.caller);
+    return this.sender.sendWithProgress(client, method, params, options as ForwardOptions & { onprogress: NonNullable<ForwardOptions['onprogress']> }, timeout, maxRequestMs);
   }
 
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {

@@ -11,21 +11,12 @@ import { ServersView } from './views/servers.js';
 import { ActivityView } from './views/activity.js';
 import { SearchView } from './views/search.js';
 import { OptimizationView } from './views/optimization.js';
-import { ModalHost, type ModalState } from './modals/host.js';
+import { ModalHost } from './modals/host.js';
+import type { ModalState } from './modals/modal-props.js';
+import type { ViewProps } from './views/view-props.js';
 import { ACTIONS, type ActionId } from './actions.js';
 
 export type ViewName = 'servers' | 'activity' | 'search' | 'optimization';
-
-export interface ViewProps {
-  client: AdminClient;
-  /** True when no modal is open (the view's keys work). */
-  active: boolean;
-  /** Rows the view may use. */
-  height: number;
-  width: number;
-  open(modal: ModalState): void;
-  notify(message: string): void;
-}
 
 const FOOTERS: Record<ViewName, string> = {
   servers: '↑↓ r restart  t tools  ^A add  l / o views  ^K menu  ? help  i connect  q quit',

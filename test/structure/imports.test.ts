@@ -1,7 +1,9 @@
 // Guards the shape of src/: no import cycle between folders (a folder is a concept; the graph of
-// concepts must stay a hierarchy) and no cycle of value imports between files (module load order
-// must never depend on which file happens to be imported first). Read with the TypeScript parser,
-// so type-only imports are told apart from value imports exactly.
+// concepts must stay a hierarchy), no cycle between files, type imports included (module load order
+// must never depend on which file happens to be imported first, and a type cycle is a dependency
+// cycle all the same), and nothing below the faces imports the Gateway (the composition root): the
+// rest gets narrow ports (src/gateway/ports.ts). Read with the TypeScript parser, so type-only
+// imports are told apart from value imports exactly.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -116,8 +118,16 @@ describe('the import graph of src/', () => {
     expect(found).toEqual([]);
   });
 
-  it('has no cycle of value imports between files', () => {
-    const values = edges.filter((e) => !e.typeOnly).map((e) => [path.relative(SRC, e.from), path.relative(SRC, e.to)] as [string, string]);
-    expect(cycles(values)).toEqual([]);
+  it('has no cycle between files, counting type imports too', () => {
+    const all = edges.map((e) => [path.relative(SRC, e.from), path.relative(SRC, e.to)] as [string, string]);
+    expect(cycles(all)).toEqual([]);
+  });
+
+  it('lets only the faces and the CLI import the Gateway; everything below gets narrow ports', () => {
+    const root = path.join(SRC, 'gateway', 'gateway.ts');
+    const faces = (file: string) => ['http', 'cli'].includes(folderOf(file)) || file === path.join(SRC, 'gateway', 'stdio-face.ts');
+    const importers = edges.filter((e) => e.to === root).map((e) => e.from);
+    expect(importers.length).toBeGreaterThan(0);
+    expect(importers.filter((file) => !faces(file)).map((file) => path.relative(SRC, file))).toEqual([]);
   });
 });

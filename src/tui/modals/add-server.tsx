@@ -4,7 +4,7 @@
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks.js';
 import { useState } from 'react';
-import type { ModalProps } from './host.js';
+import type { ModalProps } from './modal-props.js';
 import { Modal } from '../components/modal.js';
 
 type Field = 'key' | 'type' | 'command' | 'args' | 'env' | 'url' | 'headers';

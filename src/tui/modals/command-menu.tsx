@@ -3,7 +3,7 @@
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks.js';
 import { useState } from 'react';
-import type { ModalProps } from './host.js';
+import type { ModalProps } from './modal-props.js';
 import { ACTIONS, fuzzyScore, type Action } from '../actions.js';
 import { Modal } from '../components/modal.js';
 

@@ -4,7 +4,7 @@
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks.js';
 import { useEffect, useState } from 'react';
-import type { ModalProps } from './host.js';
+import type { ModalProps } from './modal-props.js';
 import type { ServerTools } from '../schemas.js';
 import { Modal } from '../components/modal.js';
 import { cut } from '../components/bars.js';

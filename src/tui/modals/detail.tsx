@@ -2,7 +2,7 @@
 // per category before → after with intervals and bars, prompts tested; `r` Revert, `R` Re-optimize, `x` Export.
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks.js';
-import type { ModalProps } from './host.js';
+import type { ModalProps } from './modal-props.js';
 import { Modal } from '../components/modal.js';
 import { Bar, cut, pct } from '../components/bars.js';
 import type { Rate } from '../schemas.js';

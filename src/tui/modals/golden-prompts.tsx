@@ -2,7 +2,7 @@
 // its expected behaviour, and the success rate per category; ↑↓ scroll.
 import { Box, Text } from 'ink';
 import { useState, type ReactElement } from 'react';
-import type { ModalProps } from './host.js';
+import type { ModalProps } from './modal-props.js';
 import { usePoll, useKeys } from '../hooks.js';
 import { Modal } from '../components/modal.js';
 import { cut, pct } from '../components/bars.js';

@@ -5,7 +5,7 @@ import { useKeys } from '../hooks.js';
 import { useEffect, useState } from 'react';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ModalProps } from './host.js';
+import type { ModalProps } from './modal-props.js';
 import { Modal } from '../components/modal.js';
 import { ACTIONS } from '../actions.js';
 

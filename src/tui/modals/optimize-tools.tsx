@@ -5,7 +5,7 @@
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks.js';
 import { useState } from 'react';
-import type { ModalProps } from './host.js';
+import type { ModalProps } from './modal-props.js';
 import type { ServerOptimization } from '../schemas.js';
 import { Modal } from '../components/modal.js';
 import { pct } from '../components/bars.js';

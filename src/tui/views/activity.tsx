@@ -3,7 +3,7 @@
 // Ctrl+L (handled by the app, through `epoch`) clears the log.
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
-import type { ViewProps } from '../app.js';
+import type { ViewProps } from './view-props.js';
 import { useStream, useKeys } from '../hooks.js';
 import { activityEvent, type ActivityEvent } from '../schemas.js';
 import { cut } from '../components/bars.js';

@@ -4,7 +4,7 @@
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks.js';
 import { useMemo, useState } from 'react';
-import type { ViewProps } from '../app.js';
+import type { ViewProps } from './view-props.js';
 import type { OptimizeAnswer, RunProgress, ToolState } from '../schemas.js';
 import { Bar, cut, dots, duration, pct } from '../components/bars.js';
 

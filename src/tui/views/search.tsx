@@ -2,7 +2,7 @@
 // score bars and the search mode, and the token report of GET /api/tokens (tools/list size per mode) as bars.
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
-import type { ViewProps } from '../app.js';
+import type { ViewProps } from './view-props.js';
 import { usePoll, useKeys } from '../hooks.js';
 import type { SearchAnswer } from '../schemas.js';
 import { Bar, cut } from '../components/bars.js';

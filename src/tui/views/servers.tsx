@@ -2,7 +2,7 @@
 // error; ↑↓ select, `r` restarts the selected server, `t` opens Configure Tools for it.
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
-import type { ViewProps } from '../app.js';
+import type { ViewProps } from './view-props.js';
 import { usePoll, useKeys } from '../hooks.js';
 import { cut, duration } from '../components/bars.js';
 import type { ServerRow } from '../schemas.js';
