@@ -38,6 +38,7 @@ import { VERSION } from '../config/version.js';
 import type { InboundEra } from './era.js';
 import { ListChangeFeed } from './list-change-feed.js';
 import { MrtrBridge } from './mrtr-bridge.js';
+import { ListenHolds } from './listen-holds.js';
 export { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, gatewaySettingsOf, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 
 /** What the gateway keeps outside memory; both optional (tests and tools may run without). */
@@ -58,6 +59,8 @@ export class Gateway {
   readonly subscriptions = new SubscriptionRegistry<ResourceSubscriber>();
   /** Every list change, for faces without sessions (2026-07-28 subscriptions/listen). */
   readonly listChanges = new ListChangeFeed();
+  /** What open 2026-07-28 listen streams keep running (listen-holds.ts). */
+  readonly listenHolds = new ListenHolds();
   /** Server requests of a 2026-07-28 client's calls, relayed as input_required (mrtr-bridge.ts). */
   readonly bridge: MrtrBridge;
   readonly log = moduleLogger('gateway');
@@ -145,6 +148,7 @@ export class Gateway {
       catalogs: this.catalogs,
       subscriptions: this.subscriptions,
       pinned: this.pinned,
+      listenHolds: this.listenHolds,
       isolatedIdleMs: this.settings.isolatedIdleMs,
       log: this.log,
       keepsOwner: (owner) => this.bridge.owns(owner),
