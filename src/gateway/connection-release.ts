@@ -27,6 +27,8 @@ export interface ReleaseContext {
   log: Logger;
   /** Owners that are not sessions but keep their connections (a bridged call's handle, mrtr-bridge.ts). */
   keepsOwner?: (owner: string) => boolean;
+  /** Called on each idle round with its cutoff (bridged calls' spare connections go then, bridge-lanes.ts). */
+  onIdleRound?: (cutoff: number) => void;
 }
 
 export class ConnectionReleaser {
@@ -109,6 +111,7 @@ export class ConnectionReleaser {
     }
     this.releaseIdleModern(cutoff);
     this.releaseUnusedShared(cutoff);
+    this.context.onIdleRound?.(cutoff);
   }
 
   /**
