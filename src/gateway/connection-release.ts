@@ -55,7 +55,7 @@ export class ConnectionReleaser {
     const { pool } = this.context;
     const kept = this.context.keepsOwner ?? (() => false);
     const profiles = new Set(pool.connections().filter((c) => c.profile.owner === undefined || !kept(c.profile.owner)).map((c) => c.profile.key));
-    const used = new Set([...this.context.sessions()].filter((s) => s.view.kind !== 'management').map((s) => s.profile.key));
+    const used = new Set([...this.context.sessions()].filter((s) => holdsConnections(s)).map((s) => s.profile.key));
     // Profiles 2026-07-28 clients used lately are in use too (their sessions last one request).
     const recent = Date.now() - this.context.isolatedIdleMs;
     for (const [profileKey, lastUsed] of this.modernUse) if (lastUsed > recent) used.add(profileKey);
@@ -109,20 +109,29 @@ export class ConnectionReleaser {
         if (released.length) log.info({ session: session.id, connections: released.length }, 'session idle; its own connections stopped until it is used again');
       }));
     }
+    this.noteModernConnections();
     this.releaseIdleModern(cutoff);
     this.releaseUnusedShared(cutoff);
     this.context.onIdleRound?.(cutoff);
   }
 
+  /** A 2026-07-28 stdio connection's requests count as its profile's use, like those of HTTP clients. */
+  private noteModernConnections(): void {
+    for (const session of this.context.sessions()) {
+      if (session.era !== 'modern' || session.perRequest || session.view.kind === 'management') continue;
+      const key = session.profile.key;
+      this.modernUse.set(key, Math.max(this.modernUse.get(key) ?? 0, session.lastActive));
+    }
+  }
+
   /**
    * The connections of a profile that only 2026-07-28 requests used stop when none came for
-   * isolatedIdleMs, as a 2025 session's go when it idles out: unless a session uses the profile
-   * (a request running, a 2025 session, a modern stdio connection) or a listen stream watches a
-   * resource on them. Pinned servers keep their shared connection; the next request starts the rest.
+   * isolatedIdleMs, as a 2025 session's go when it idles out: unless a session holds the profile
+   * (a request running, a 2025 session) or a listen stream listens to them. Pinned servers keep their shared connection; the next request starts the rest.
    */
   private releaseIdleModern(cutoff: number): void {
     const { pool, subscriptions, log } = this.context;
-    const inUse = new Set([...this.context.sessions()].filter((s) => s.view.kind !== 'management').map((s) => s.profile.key));
+    const inUse = new Set([...this.context.sessions()].filter((s) => holdsConnections(s)).map((s) => s.profile.key));
     for (const [profileKey, lastUsed] of this.modernUse) {
       if (lastUsed > cutoff || inUse.has(profileKey)) continue;
       const connections = pool.connections().filter((c) => c.profile.key === profileKey && c.state !== 'stopped');
@@ -150,7 +159,7 @@ export class ConnectionReleaser {
     const { pool, subscriptions, log } = this.context;
     const pinned = this.kept(BARE_PROFILE.key);
     const sessions = [...this.context.sessions()];
-    if (sessions.some((s) => s.view.kind === 'management' ? s.handling > 0 : s.clientCapabilities === undefined || s.profile.key === BARE_PROFILE.key)) return;
+    if (sessions.some((s) => s.view.kind === 'management' ? s.handling > 0 : holdsConnections(s) && (s.clientCapabilities === undefined || s.profile.key === BARE_PROFILE.key))) return;
     if ((this.modernUse.get(BARE_PROFILE.key) ?? 0) > cutoff) return; // 2026-07-28 clients use them
     const shared = pool.connections().filter((c) => c.profile.key === BARE_PROFILE.key && !pinned.has(c.key));
     // Only connections up for a while and done starting: one being started or listed is left alone.
@@ -186,4 +195,15 @@ export class ConnectionReleaser {
     this.releasing.add(tracked);
     return tracked;
   }
+}
+
+/**
+ * Whether a session keeps its profile's connections up: a 2025 session for its whole life; a
+ * 2026-07-28 stdio connection (one session for its life, but no session in the protocol's sense)
+ * only while it answers a request, else its use counts like an HTTP client's requests. Management
+ * sessions hold no downstream connections.
+ */
+function holdsConnections(session: GatewaySession): boolean {
+  if (session.view.kind === 'management') return false;
+  return session.era !== 'modern' || session.perRequest || session.handling > 0;
 }

@@ -24,11 +24,12 @@ export class ListenHolds {
   }
 
   /**
-   * A stream that listens for list changes: it hears the changes of the bare catalog (what
-   * 2026-07-28 clients list) for the servers of its view its client may see, so it holds those.
+   * A stream that listens for list changes: it hears the changes of one catalog (HTTP: the bare
+   * one, what 2026-07-28 clients list; stdio: its connection's) for the servers of its view its
+   * client may see, so it holds those.
    */
-  holdView(view: View, scope: ClientScope | undefined, until: AbortSignal): void {
-    this.hold(BARE_PROFILE.key, (key) => viewIncludes(view, key) && (!scope || scope.allowsServer(key)), until);
+  holdView(view: View, scope: ClientScope | undefined, until: AbortSignal, profileKey = BARE_PROFILE.key): void {
+    this.hold(profileKey, (key) => viewIncludes(view, key) && (!scope || scope.allowsServer(key)), until);
   }
 
   /** Of `serverKeys`, the ones an open stream holds on a profile. */

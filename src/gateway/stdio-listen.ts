@@ -91,7 +91,7 @@ export class StdioListenStreams {
     this.end(message.id);
     const stream = new AbortController();
     this.streams.set(message.id, stream);
-    if (listensForChanges) this.gateway.listenHolds.holdView(this.view, undefined, stream.signal);
+    if (listensForChanges) this.gateway.listenHolds.holdView(this.view, undefined, stream.signal, this.modern?.profile.key);
     return uris.length > 0 ? this.resources.holdAll(uris, stream.signal) : undefined;
   }
 
