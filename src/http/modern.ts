@@ -80,9 +80,13 @@ export class ModernHttpFace {
       entry = { handler, view, client, resources };
       this.handlers.set(key, entry);
     }
-    if (listensForListChanges(body)) this.gateway.listenHolds.holdView(view, client && !client.scope.unrestricted ? client.scope : undefined, request.signal);
+    // A listen stream holds what it listens to until its request ends (or it was refused, below).
+    const stream = new AbortController();
+    request.signal.addEventListener('abort', () => stream.abort(), { once: true });
+    const holdsForChanges = listensForListChanges(body);
+    if (holdsForChanges) this.gateway.listenHolds.holdView(view, client && !client.scope.unrestricted ? client.scope : undefined, stream.signal);
     const uris = listenedResources(body);
-    if (uris.length > 0) await entry.resources.holdAll(uris, request.signal);
+    if (uris.length > 0) await entry.resources.holdAll(uris, stream.signal);
     const context: RequestContext = { view, client };
     this.contexts.set(request, context);
     // The authenticated client's name binds the bridge's requestState to it (mrtr-bridge.ts).
@@ -91,6 +95,8 @@ export class ModernHttpFace {
     // router serves it; a refusal) never closes that server, so its session would stay forever.
     const { session } = context;
     if (session && !session.closed && !session.server.transport) this.gateway.endSession(session);
+    const streaming = response.ok && (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    if ((holdsForChanges || uris.length > 0) && !streaming) stream.abort();
     return response;
   }
 
