@@ -2,13 +2,15 @@
 // sampling, elicitation or roots in the request's envelope, a tools/call, prompts/get or
 // resources/read runs on a connection of its own (owned by the bridge handle, so only that call's
 // questions come back to this client), detached from the HTTP exchange that started it; a retry
-// carrying the sealed requestState continues it (mrtr-bridge.ts).
+// carrying the sealed requestState continues it (mrtr-bridge.ts). The connection is a lane: a warm
+// spare when one is up, kept for the next call when this one answers (bridge-lanes.ts).
 import type { ClientCapabilities, JSONRPCRequest, ServerContext } from '@modelcontextprotocol/server';
 import type { Connection } from '../servers/connection.js';
 import { profileOf } from '../servers/profile.js';
 import { serverUnavailable } from '../servers/errors.js';
 import { forwardRequest, type ForwardingSession } from './forward.js';
 import { ProtocolError } from '@modelcontextprotocol/server';
+import { clientOf } from './mrtr-bridge.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -34,7 +36,8 @@ export function resumeBridged(session: ForwardingSession, ctx: ServerContext): P
  * that started it has ended.
  */
 export function forwardBridged(session: ForwardingSession, capabilities: ClientCapabilities, connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label: string | undefined, record: boolean): Promise<Result> {
-  const { servers: pool, bridge } = session.services;
+  const { servers: pool, bridge, bridgeLanes } = session.services;
+  const lane = bridgeLanes.take(connection.key, capabilities, clientOf(ctx));
   return bridge.start(
     ctx,
     (handle, signal) => {
@@ -44,6 +47,7 @@ export function forwardBridged(session: ForwardingSession, capabilities: ClientC
       const detached = { ...ctx, mcpReq: { ...ctx.mcpReq, signal, notify: (n: Parameters<ServerContext['mcpReq']['notify']>[0]) => (exchangeEnded() ? Promise.resolve() : ctx.mcpReq.notify(n)) } } as ServerContext;
       return forwardRequest(session, own, request, params, detached, label, record);
     },
-    (handle) => void pool.releaseProfile(profileOf(capabilities, handle).key).catch(() => undefined),
+    (handle, settled) => bridgeLanes.giveBack(handle, settled),
+    lane,
   );
 }

@@ -2,7 +2,8 @@
 // idle session's own connections (isolatedIdleMs), connections only 2026-07-28 clients used once no
 // such request came for isolatedIdleMs, shared connections no session uses, and the
 // servers started only for a listing of the gateway's own (discovery, a reload). Pinned servers
-// (lazy: false, preconnect) keep their shared connection. Every stop is tracked so close() can wait.
+// (lazy: false, preconnect) keep their shared connection, and so do the servers an open 2026-07-28
+// listen stream listens to (listen-holds.ts). Every stop is tracked so close() can wait.
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/catalog.js';
 import type { Connection } from '../servers/connection.js';
@@ -10,6 +11,7 @@ import type { ServerPool } from '../servers/pool.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import type { GatewaySession } from './session.js';
 import type { ResourceSubscriber, SubscriptionRegistry } from './subscriptions.js';
+import type { ListenHolds } from './listen-holds.js';
 
 export interface ReleaseContext {
   pool: ServerPool;
@@ -18,11 +20,15 @@ export interface ReleaseContext {
   subscriptions: SubscriptionRegistry<ResourceSubscriber>;
   /** Servers whose shared connection stays up without sessions. */
   pinned: ReadonlySet<string>;
+  /** Servers open listen streams depend on: kept like pinned ones while the streams are open. */
+  listenHolds?: ListenHolds;
   /** A session's own connections stop after this long without activity (0: only when it ends). */
   isolatedIdleMs: number;
   log: Logger;
   /** Owners that are not sessions but keep their connections (a bridged call's handle, mrtr-bridge.ts). */
   keepsOwner?: (owner: string) => boolean;
+  /** Called on each idle round with its cutoff (bridged calls' spare connections go then, bridge-lanes.ts). */
+  onIdleRound?: (cutoff: number) => void;
 }
 
 export class ConnectionReleaser {
@@ -49,7 +55,7 @@ export class ConnectionReleaser {
     const { pool } = this.context;
     const kept = this.context.keepsOwner ?? (() => false);
     const profiles = new Set(pool.connections().filter((c) => c.profile.owner === undefined || !kept(c.profile.owner)).map((c) => c.profile.key));
-    const used = new Set([...this.context.sessions()].filter((s) => s.view.kind !== 'management').map((s) => s.profile.key));
+    const used = new Set([...this.context.sessions()].filter((s) => holdsConnections(s)).map((s) => s.profile.key));
     // Profiles 2026-07-28 clients used lately are in use too (their sessions last one request).
     const recent = Date.now() - this.context.isolatedIdleMs;
     for (const [profileKey, lastUsed] of this.modernUse) if (lastUsed > recent) used.add(profileKey);
@@ -103,27 +109,41 @@ export class ConnectionReleaser {
         if (released.length) log.info({ session: session.id, connections: released.length }, 'session idle; its own connections stopped until it is used again');
       }));
     }
+    this.noteModernConnections();
     this.releaseIdleModern(cutoff);
     this.releaseUnusedShared(cutoff);
+    this.context.onIdleRound?.(cutoff);
+  }
+
+  /** A 2026-07-28 stdio connection's requests count as its profile's use, like those of HTTP clients. */
+  private noteModernConnections(): void {
+    for (const session of this.context.sessions()) {
+      if (session.era !== 'modern' || session.perRequest || session.view.kind === 'management') continue;
+      const key = session.profile.key;
+      this.modernUse.set(key, Math.max(this.modernUse.get(key) ?? 0, session.lastActive));
+    }
   }
 
   /**
    * The connections of a profile that only 2026-07-28 requests used stop when none came for
-   * isolatedIdleMs, as a 2025 session's go when it idles out: unless a session uses the profile
-   * (a request running, a 2025 session, a modern stdio connection) or a listen stream watches a
-   * resource on them. Pinned servers keep their shared connection; the next request starts the rest.
+   * isolatedIdleMs, as a 2025 session's go when it idles out: unless a session holds the profile
+   * (a request running, a 2025 session) or a listen stream listens to them. Pinned servers keep their shared connection; the next request starts the rest.
    */
   private releaseIdleModern(cutoff: number): void {
     const { pool, subscriptions, log } = this.context;
-    const inUse = new Set([...this.context.sessions()].filter((s) => s.view.kind !== 'management').map((s) => s.profile.key));
+    const inUse = new Set([...this.context.sessions()].filter((s) => holdsConnections(s)).map((s) => s.profile.key));
     for (const [profileKey, lastUsed] of this.modernUse) {
       if (lastUsed > cutoff || inUse.has(profileKey)) continue;
       const connections = pool.connections().filter((c) => c.profile.key === profileKey && c.state !== 'stopped');
-      if (connections.some((c) => c.state === 'connecting' || subscriptions.holds(c))) continue;
-      this.modernUse.delete(profileKey);
-      if (connections.length === 0) continue;
-      const pinned = profileKey === BARE_PROFILE.key ? this.context.pinned : new Set<string>();
-      void this.track(pool.releaseProfile(profileKey, pinned).then((released) => {
+      if (connections.some((c) => c.state === 'connecting')) continue;
+      const kept = this.kept(profileKey);
+      const listened = connections.filter((c) => kept.has(c.key) || subscriptions.holds(c));
+      // A listen stream holds some of them: the rest go now, and the profile is looked at again
+      // after the stream has closed.
+      if (listened.length === 0) this.modernUse.delete(profileKey);
+      for (const connection of listened) kept.add(connection.key);
+      if (connections.length === listened.length) continue;
+      void this.track(pool.releaseProfile(profileKey, kept).then((released) => {
         for (const connection of released) subscriptions.dropConnection(connection);
         if (released.length) log.info({ profile: profileKey, connections: released.length }, 'connections only 2026-07-28 clients used are idle; stopped until the next request');
       }));
@@ -136,9 +156,10 @@ export class ConnectionReleaser {
    * is running; the next use starts them again.
    */
   private releaseUnusedShared(cutoff: number): void {
-    const { pool, subscriptions, pinned, log } = this.context;
+    const { pool, subscriptions, log } = this.context;
+    const pinned = this.kept(BARE_PROFILE.key);
     const sessions = [...this.context.sessions()];
-    if (sessions.some((s) => s.view.kind === 'management' ? s.handling > 0 : s.clientCapabilities === undefined || s.profile.key === BARE_PROFILE.key)) return;
+    if (sessions.some((s) => s.view.kind === 'management' ? s.handling > 0 : holdsConnections(s) && (s.clientCapabilities === undefined || s.profile.key === BARE_PROFILE.key))) return;
     if ((this.modernUse.get(BARE_PROFILE.key) ?? 0) > cutoff) return; // 2026-07-28 clients use them
     const shared = pool.connections().filter((c) => c.profile.key === BARE_PROFILE.key && !pinned.has(c.key));
     // Only connections up for a while and done starting: one being started or listed is left alone.
@@ -153,11 +174,18 @@ export class ConnectionReleaser {
   /** `keepCatalog`: keep the profile's listings (and their errors) in memory; only the servers stop. */
   private async releaseProfile(profileKey: string, keepCatalog = false): Promise<void> {
     const { pool, subscriptions, log } = this.context;
-    const pinned = profileKey === BARE_PROFILE.key ? this.context.pinned : new Set<string>();
+    const pinned = this.kept(profileKey);
     if (pinned.size === 0 && !keepCatalog) this.context.catalogs.delete(profileKey);
     const released = await pool.releaseProfile(profileKey, pinned);
     for (const connection of released) subscriptions.dropConnection(connection);
     if (released.length) log.info({ profile: profileKey, connections: released.length }, 'last session of a capability profile ended; its connections stopped');
+  }
+
+  /** The servers of a profile that stay up whoever uses them: pinned ones (bare profile) and those listen streams hold. */
+  private kept(profileKey: string): Set<string> {
+    const kept = new Set(profileKey === BARE_PROFILE.key ? this.context.pinned : []);
+    for (const key of this.context.listenHolds?.held(profileKey, this.context.pool.keys()) ?? []) kept.add(key);
+    return kept;
   }
 
   private track(release: Promise<unknown>): Promise<void> {
@@ -167,4 +195,15 @@ export class ConnectionReleaser {
     this.releasing.add(tracked);
     return tracked;
   }
+}
+
+/**
+ * Whether a session keeps its profile's connections up: a 2025 session for its whole life; a
+ * 2026-07-28 stdio connection (one session for its life, but no session in the protocol's sense)
+ * only while it answers a request, else its use counts like an HTTP client's requests. Management
+ * sessions hold no downstream connections.
+ */
+function holdsConnections(session: GatewaySession): boolean {
+  if (session.view.kind === 'management') return false;
+  return session.era !== 'modern' || session.perRequest || session.handling > 0;
 }

@@ -40,6 +40,8 @@ import { VERSION } from '../config/version.js';
 import type { InboundEra } from './era.js';
 import { ListChangeFeed } from './list-change-feed.js';
 import { MrtrBridge } from './mrtr-bridge.js';
+import { ListenHolds } from './listen-holds.js';
+import { BridgeLanes } from './bridge-lanes.js';
 export { DEFAULT_GATEWAY_SETTINGS, DEFAULT_META_SETTINGS, gatewaySettingsOf, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 
 /** What the gateway keeps outside memory; both optional (tests and tools may run without). */
@@ -63,8 +65,12 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   readonly subscriptions = new SubscriptionRegistry<ResourceSubscriber>();
   /** Every list change, for faces without sessions (2026-07-28 subscriptions/listen). */
   readonly listChanges = new ListChangeFeed();
+  /** What open 2026-07-28 listen streams keep running (listen-holds.ts). */
+  readonly listenHolds = new ListenHolds();
   /** Server requests of a 2026-07-28 client's calls, relayed as input_required (mrtr-bridge.ts). */
   readonly bridge: MrtrBridge;
+  /** The connections bridged calls run on, with a warm spare per client, server and capabilities (bridge-lanes.ts). */
+  readonly bridgeLanes: BridgeLanes;
   readonly log = moduleLogger('gateway');
   private readonly catalogs = new Map<string, Catalog>();
   private readonly sessions = new Set<GatewaySession>();
@@ -141,6 +147,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
       ...(services.credentials && { credentials: services.credentials }),
     });
     this.logLevels = new LogLevelFanOut({ pool: this.pool, router: this.router, log: this.log });
+    this.bridgeLanes = new BridgeLanes(this.pool, this.log);
     this.pool.on('notification', (connection, notification, callers) => this.router.onServerNotification(connection, notification, callers));
     // A server that came back may list something else, and one that failed its first listing has
     // nothing listed yet: re-read it; clients hear only of real changes.
@@ -159,9 +166,11 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
       catalogs: this.catalogs,
       subscriptions: this.subscriptions,
       pinned: this.pinned,
+      listenHolds: this.listenHolds,
       isolatedIdleMs: this.settings.isolatedIdleMs,
       log: this.log,
-      keepsOwner: (owner) => this.bridge.owns(owner),
+      keepsOwner: (owner) => this.bridge.owns(owner) || this.bridgeLanes.owns(owner),
+      onIdleRound: (cutoff) => this.bridgeLanes.releaseIdle(cutoff),
     });
     if (this.store) {
       if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message), scope: () => this.pool.identities() });
@@ -173,6 +182,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
       calls: this,
       log: this.log,
       bridge: this.bridge,
+      bridgeLanes: this.bridgeLanes,
       servers: this.pool,
       settings: { listTimeoutMs: this.settings.listTimeoutMs, pageSize: this.settings.pageSize, limits: this.limits, meta: this.meta },
       lifecycle: this,
@@ -374,6 +384,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   async close(): Promise<void> {
     this.router.close();
     this.bridge.close();
+    this.bridgeLanes.close();
     this.calls.close();
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();

@@ -13,6 +13,8 @@ type Result = Record<string, unknown>;
 /** What the sealed requestState carries: which pending call it continues, and at which round. */
 interface BridgeState {
   handle: string;
+  /** The call it continues: a handle (a lane, bridge-lanes.ts) serves one call after another. */
+  call: string;
   /** The round that minted it: each round's state differs, and only the latest one continues the call. */
   round: number;
 }
@@ -29,13 +31,16 @@ interface Question {
 
 interface PendingCall {
   handle: string;
+  /** This call's own id (its handle outlives it when its lane is reused). */
+  call: string;
   outcome: { result?: Result; error?: unknown } | undefined;
   questions: Question[];
   abort: AbortController;
   timer: NodeJS.Timeout;
   /** Wakes the round waiting for the call's outcome or its next question. */
   wake: (() => void) | undefined;
-  onEnd: (handle: string) => void;
+  /** `settled`: the call answered (its connection may serve another call); else it expired or was stopped. */
+  onEnd: (handle: string, settled: boolean) => void;
   nextKey: number;
   /** Rounds answered with input_required so far. */
   round: number;
@@ -53,11 +58,16 @@ export interface BridgeOptions {
   log?: { info(fields: Record<string, unknown>, message: string): void };
 }
 
-/** The client a requestState is bound to: its token's name, else the name it gives in clientInfo. */
-function clientBinding(ctx: ServerContext): string {
+/** The client a request comes from: its token's name, and the name it gives in clientInfo. */
+export function clientOf(ctx: ServerContext): string {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const info = envelope?.['io.modelcontextprotocol/clientInfo'] as { name?: string } | undefined;
-  return `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}\0${info?.name ?? ''}`;
+  return `${ctx.http?.authInfo?.clientId ?? ''}\0${info?.name ?? ''}`;
+}
+
+/** What a requestState is bound to: the client and the method. */
+function clientBinding(ctx: ServerContext): string {
+  return `${ctx.mcpReq.method}\0${clientOf(ctx)}`;
 }
 
 export class MrtrBridge {
@@ -82,12 +92,13 @@ export class MrtrBridge {
   }
 
   /**
-   * Starts a downstream call under a new handle. `run` gets the handle (the owner of the call's own
-   * connection) and the signal that cancels it; `onEnd` releases that connection.
+   * Starts a downstream call under a handle (the owner of the call's own connection; a new one
+   * unless given). `run` gets the handle and the signal that cancels it; `onEnd` releases or reuses
+   * that connection.
    */
-  async start(ctx: ServerContext, run: (handle: string, signal: AbortSignal) => Promise<Result>, onEnd: (handle: string) => void): Promise<Result> {
-    const handle = randomUUID();
-    const call: PendingCall = { handle, outcome: undefined, questions: [], abort: new AbortController(), timer: setTimeout(() => this.expire(handle), this.ttlMs), wake: undefined, onEnd, nextKey: 0, round: 0 };
+  async start(ctx: ServerContext, run: (handle: string, signal: AbortSignal) => Promise<Result>, onEnd: (handle: string, settled: boolean) => void, lane?: string): Promise<Result> {
+    const handle = lane !== undefined && !this.pending.has(lane) ? lane : randomUUID();
+    const call: PendingCall = { handle, call: randomUUID(), outcome: undefined, questions: [], abort: new AbortController(), timer: setTimeout(() => this.expire(handle), this.ttlMs), wake: undefined, onEnd, nextKey: 0, round: 0 };
     call.timer.unref();
     this.pending.set(handle, call);
     Promise.resolve().then(() => run(handle, call.abort.signal)).then(
@@ -108,7 +119,8 @@ export class MrtrBridge {
     } catch (error) {
       throw new ProtocolError(-32602, `Invalid or expired requestState (${(error as Error).message}); call the tool again without it.`);
     }
-    const call = this.pending.get(state.handle);
+    const found = this.pending.get(state.handle);
+    const call = found?.call === state.call ? found : undefined;
     if (!call) throw new ProtocolError(-32602, 'Invalid params: this requestState continues no pending call (it ended or expired); call the tool again.');
     if (state.round !== call.round) throw new ProtocolError(-32602, `Invalid params: this requestState is from round ${state.round} of the call, which is at round ${call.round}; send the latest requestState.`);
     const responses = ctx.mcpReq.inputResponses ?? {};
@@ -151,7 +163,7 @@ export class MrtrBridge {
     }
     if (!call.outcome) await this.gatherQuestions(call);
     if (call.outcome) {
-      this.end(call);
+      this.end(call, true);
       if (call.outcome.error !== undefined) throw call.outcome.error;
       return call.outcome.result!;
     }
@@ -163,7 +175,7 @@ export class MrtrBridge {
     }
     call.timer.refresh();
     call.round += 1;
-    return { resultType: 'input_required', inputRequests, requestState: await this.codec.mint({ handle: call.handle, round: call.round }, ctx) };
+    return { resultType: 'input_required', inputRequests, requestState: await this.codec.mint({ handle: call.handle, call: call.call, round: call.round }, ctx) };
   }
 
   /**
@@ -191,20 +203,20 @@ export class MrtrBridge {
     if (!call) return;
     this.log?.info({ handle, ttlMs: this.ttlMs, round: call.round }, 'input_required call expired: no retry came, the downstream call is cancelled');
     call.abort.abort(new Error('the client did not continue the call before its requestState expired'));
-    this.end(call);
+    this.end(call, false);
   }
 
-  private end(call: PendingCall): void {
+  private end(call: PendingCall, settled: boolean): void {
     if (!this.pending.delete(call.handle)) return;
     clearTimeout(call.timer);
     for (const question of call.questions.splice(0)) question.fail(new Error('the call ended'));
-    call.onEnd(call.handle);
+    call.onEnd(call.handle, settled);
   }
 
   close(): void {
     for (const call of [...this.pending.values()]) {
       call.abort.abort(new Error('the gateway is stopping'));
-      this.end(call);
+      this.end(call, false);
     }
   }
 }

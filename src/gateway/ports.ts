@@ -13,6 +13,7 @@ import type { CapabilityProfile } from '../servers/profile.js';
 import type { MetricsFilter, MetricsRepository, ResetResult } from '../store/index.js';
 import type { ToolsetService } from '../views/toolsets.js';
 import type { MetaSettings } from './gateway-settings.js';
+import type { BridgeLanes } from './bridge-lanes.js';
 import type { MrtrBridge } from './mrtr-bridge.js';
 import type { ToolRanking } from './recommendations.js';
 import type { ResourceSubscriber, SubscriptionRegistry } from './subscriptions.js';
@@ -47,6 +48,8 @@ export interface ForwardingServices {
   readonly log: Logger;
   /** Server requests of a 2026-07-28 client's calls, relayed as input_required (mrtr-bridge.ts). */
   readonly bridge: MrtrBridge;
+  /** The connections bridged calls run on, warm spares included (bridge-lanes.ts). */
+  readonly bridgeLanes: BridgeLanes;
   readonly servers: ServerDirectory;
 }
 

@@ -31,6 +31,7 @@ import { answerManagement } from './management-endpoint.js';
 import { failureResult, retryWithFallback, suggestInError, withSuggestions } from './fallback-answer.js';
 import { withheldResult } from '../catalog/pinning.js';
 import { legacySessionOnly, type InboundEra } from './era.js';
+import { withMissingCapabilityError } from './missing-capability.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -359,11 +360,15 @@ export class GatewaySession {
     return this.forward(await this.connectionFor(target.server), request, target.params, ctx);
   }
 
-  /** Sends one request to a server and returns its result untouched (see forward.ts). */
+  /**
+   * Sends one request to a server and returns its result untouched (see forward.ts); for a
+   * 2026-07-28 client, a server's refusal for a capability it did not declare is -32021.
+   */
   private forward(connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string, record = true): Promise<Result> {
+    if (this.era !== 'modern') return forwardRequest(this, connection, request, params, ctx, label, record);
     const capabilities = this.bridgedCapabilities();
-    if (capabilities && BRIDGED_METHODS.has(request.method)) return forwardBridged(this, capabilities, connection, request, params, ctx, label, record);
-    return forwardRequest(this, connection, request, params, ctx, label, record);
+    if (!BRIDGED_METHODS.has(request.method)) return forwardRequest(this, connection, request, params, ctx, label, record);
+    return withMissingCapabilityError(capabilities ? forwardBridged(this, capabilities, connection, request, params, ctx, label, record) : forwardRequest(this, connection, request, params, ctx, label, record));
   }
 
   /**

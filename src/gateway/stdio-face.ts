@@ -3,13 +3,16 @@
 // the connection's opening picks the era (the SDK's serveStdio): initialize or a claim-less message
 // pins a 2025-era session; a request with the 2026-07-28 `_meta` envelope pins a modern one (its
 // server/discover answered at once; a client that falls back to initialize after it gets a 2025
-// session). With inboundEra legacy it is a 2025 session from the first byte.
+// session). A modern connection's listen streams subscribe to the resources they name and hold the
+// servers they listen to (stdio-listen.ts). With inboundEra legacy it is a 2025 session from the
+// first byte.
 import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import { CheckedStdioTransport } from './stdio-transport.js';
 import type { Gateway } from './gateway.js';
 import { ALL, type View } from './view.js';
 import { DEFAULT_INBOUND_ERA, type InboundEraSetting } from './era.js';
+import { StdioListenStreams } from './stdio-listen.js';
 
 export async function serveStdio(gateway: Gateway, onClosed: () => void, view: View = ALL, inboundEra: InboundEraSetting = DEFAULT_INBOUND_ERA): Promise<void> {
   const transport = new CheckedStdioTransport(gateway.limits.maxBodyBytes, parseJSONRPCMessage);
@@ -23,12 +26,20 @@ export async function serveStdio(gateway: Gateway, onClosed: () => void, view: V
   } else {
     // Each instance the SDK asks for is a gateway session of that era; the SDK closes it (and so
     // ends the session) when the connection closes or a discarded probe instance is dropped.
-    serveBothEras(async ({ era }) => (await gateway.createSession(view, undefined, { era })).server, {
-      transport,
-      onerror: (error) => gateway.log.debug({ err: error.message }, 'stdio face'),
-    });
+    const listens = new StdioListenStreams(gateway, view);
+    serveBothEras(
+      async ({ era }) => {
+        const session = await gateway.createSession(view, undefined, { era });
+        if (era === 'modern') listens.modernSession(session);
+        return session.server;
+      },
+      { transport, onerror: (error) => gateway.log.debug({ err: error.message }, 'stdio face') },
+    );
+    // Every message passes the listen streams first (a listen is held before the SDK acknowledges it).
+    transport.onmessage = listens.before(transport.onmessage);
     const sdkOnClose = transport.onclose;
     transport.onclose = () => {
+      listens.close();
       sdkOnClose?.();
       onClosed();
     };

@@ -5,13 +5,15 @@
 // subscriptions/listen), one handler per endpoint, view and client. Each request is answered by a
 // fresh gateway session of the modern era that ends with the exchange. Listen streams hear the
 // gateway's list changes that concern their endpoint's view, and the updates of the resources they
-// ask for (listen-subscriptions.ts).
+// ask for (gateway/listen-resources.ts); while open they keep the servers they listen to running
+// (gateway/listen-holds.ts).
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Gateway } from '../gateway/gateway.js';
+import type { GatewaySession } from '../gateway/session.js';
 import type { ListChange } from '../gateway/list-change-feed.js';
 import { viewIncludes, type View } from '../gateway/view.js';
 import { MODERN_REQUEST_METHODS } from '../gateway/era.js';
-import { ListenResourceSubscriber, listenedResources } from './listen-subscriptions.js';
+import { ListenResourceSubscriber, listenedResources, listensForListChanges } from '../gateway/listen-resources.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { moduleLogger } from '../logging/logger.js';
 import type { AuthenticatedClient } from './clients.js';
@@ -28,6 +30,8 @@ interface EndpointHandler {
 interface RequestContext {
   view: View;
   client: AuthenticatedClient | undefined;
+  /** The session the factory made for it. */
+  session?: GatewaySession;
 }
 
 /** True when the SDK routes this request to its 2026-07-28 path (its own classification, not ours). */
@@ -65,41 +69,49 @@ export class ModernHttpFace {
         legacy: 'reject',
         onerror: (error) => this.log.debug({ endpoint, err: error.message }, '2026-07-28 request refused or failed'),
       });
-      entry = { handler, view, client, resources: new ListenResourceSubscriber(handler.notify, this.gateway.subscriptions, this.log) };
+      const scope = client && !client.scope.unrestricted ? client.scope : undefined;
+      const resources = new ListenResourceSubscriber((params) => handler.notify.resourceUpdated(params.uri), {
+        subscriptions: this.gateway.subscriptions,
+        holds: this.gateway.listenHolds,
+        log: this.log,
+        openSession: () => this.sessionFor(view, scope),
+        endSession: (session) => this.gateway.endSession(session),
+      });
+      entry = { handler, view, client, resources };
       this.handlers.set(key, entry);
     }
+    // A listen stream holds what it listens to until its request ends (or it was refused, below).
+    const stream = new AbortController();
+    request.signal.addEventListener('abort', () => stream.abort(), { once: true });
+    const holdsForChanges = listensForListChanges(body);
+    if (holdsForChanges) this.gateway.listenHolds.holdView(view, client && !client.scope.unrestricted ? client.scope : undefined, stream.signal);
     const uris = listenedResources(body);
-    if (uris.length > 0) await this.holdResources(entry, uris, request.signal);
-    this.contexts.set(request, { view, client });
+    if (uris.length > 0) await entry.resources.holdAll(uris, stream.signal);
+    const context: RequestContext = { view, client };
+    this.contexts.set(request, context);
     // The authenticated client's name binds the bridge's requestState to it (mrtr-bridge.ts).
-    return entry.handler.fetch(request, { parsedBody: body, ...(client && { authInfo: { token: '', clientId: client.name, scopes: [] } }) });
+    const response = await entry.handler.fetch(request, { parsedBody: body, ...(client && { authInfo: { token: '', clientId: client.name, scopes: [] } }) });
+    // A request the SDK answers without ever connecting the server it made (a listen stream: its
+    // router serves it; a refusal) never closes that server, so its session would stay forever.
+    const { session } = context;
+    if (session && !session.closed && !session.server.transport) this.gateway.endSession(session);
+    const streaming = response.ok && (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    if ((holdsForChanges || uris.length > 0) && !streaming) stream.abort();
+    return response;
   }
 
-  /**
-   * A listen stream that asks for resource updates subscribes, for as long as it is open, to each
-   * URI on the connection of the server that serves it in the endpoint's view (a URI no server
-   * serves, or one the client's scope forbids, is left out).
-   */
-  private async holdResources(entry: EndpointHandler, uris: string[], until: AbortSignal): Promise<void> {
-    const session = await this.gateway.createSession(entry.view, undefined, { era: 'modern', perRequest: true });
-    session.scope = entry.client && !entry.client.scope.unrestricted ? entry.client.scope : undefined;
-    try {
-      for (const uri of uris) {
-        try {
-          entry.resources.hold(await session.resourceConnection(uri), uri, until);
-        } catch (error) {
-          this.log.debug({ uri, err: (error as Error).message }, 'a listen stream asked for updates of a resource no server here serves');
-        }
-      }
-    } finally {
-      await session.close();
-    }
+  /** A session of one request for a view, to find the servers of the URIs a listen stream names. */
+  private async sessionFor(view: View, scope: AuthenticatedClient['scope'] | undefined) {
+    const session = await this.gateway.createSession(view, undefined, { era: 'modern', perRequest: true });
+    session.scope = scope;
+    return session;
   }
 
   private async serverFor(request: Request | undefined): Promise<Server> {
     const context = request && this.contexts.get(request);
     if (!context) throw new Error('a 2026-07-28 request reached the server factory without its endpoint context');
     const session = await this.gateway.createSession(context.view, undefined, { era: 'modern', perRequest: true });
+    context.session = session;
     const { client } = context;
     session.scope = client && !client.scope.unrestricted ? client.scope : undefined;
     if (client) this.gateway.search.learning.setTeacher(session.id, client.name);

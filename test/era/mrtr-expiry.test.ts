@@ -64,4 +64,26 @@ describe('MRTR bridge handles', () => {
     expect(bridge.size).toBe(0);
     bridge.close();
   });
+
+  it('a lane serves one call after another: a finished call\'s requestState never continues the next one', { timeout: 30_000 }, async () => {
+    const bridge = new MrtrBridge({ ttlMs: 60_000 });
+    const ended: Array<[string, boolean]> = [];
+    const askRoots = async (handle: string) => {
+      const answer = await bridge.ask(handle, { method: 'roots/list' }, new AbortController().signal);
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    };
+    const onEnd = (handle: string, settled: boolean) => void ended.push([handle, settled]);
+    const first = await bridge.start(contextFor('client-a'), askRoots, onEnd, 'lane-1');
+    const [key] = Object.keys(first.inputRequests as object);
+    await bridge.resume(contextFor('client-a', { [key!]: { roots: [] } }), first.requestState as string);
+    expect(ended).toEqual([['lane-1', true]]);
+
+    // The same lane, the next call, at the same round: the first call's state is refused.
+    const second = await bridge.start(contextFor('client-a'), askRoots, onEnd, 'lane-1');
+    expect(second.resultType).toBe('input_required');
+    await expect(bridge.resume(contextFor('client-a', { [key!]: { roots: [] } }), first.requestState as string)).rejects.toMatchObject({ code: -32602 });
+    const done = await bridge.resume(contextFor('client-a', { [key!]: { roots: [{ uri: 'file:///y' }] } }), second.requestState as string);
+    expect(done.content).toEqual([{ type: 'text', text: JSON.stringify({ roots: [{ uri: 'file:///y' }] }) }]);
+    bridge.close();
+  });
 });
