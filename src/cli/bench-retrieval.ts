@@ -140,7 +140,7 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
       if (options.json) writeFileSync(options.json, `${JSON.stringify(speed, null, 2)}\n`);
       return;
     }
-    if (engine === 'bm25') throw new UsageError('--scale measures index or a minisearch engine.');
+    if (engine === 'bm25' || engine === 'bm25-stem') throw new UsageError('--scale measures index or a minisearch engine.');
     const speed = runSpeed(input.tools, target, queries, mergeIndexOptions(indexOptions));
     process.stdout.write(
       [

@@ -212,7 +212,7 @@ export function buildProgram(): Command {
     .option('--index-options <json>', 'index options over the defaults, e.g. \'{"maxPerServer":2}\' (one signal at a time)')
     .option('--train-split <fraction>', 'learn from this share of the queries (split by a hash of the id) and score only the rest')
     .option('--limit-queries <n>', 'score only a deterministic sample of this many queries')
-    .option('--engine <engine>', 'index (default), bm25 (the plain reference baseline), minisearch or minisearch-default (ADR 0003 A/B)')
+    .option('--engine <engine>', 'index (default), bm25 (the plain reference baseline), bm25-stem (the same with the engine\'s stemmer), minisearch or minisearch-default (ADR 0003 A/B)')
     .option('--mode <mode>', 'lexical (default), semantic or hybrid (these two need --embeddings-url and --embeddings-model)')
     .option('--embeddings-url <url>', 'OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1')
     .option('--embeddings-model <name>', 'embedding model name')

@@ -133,13 +133,14 @@ export interface ConfirmRow {
   results: Array<{ engine: string; result: BenchResult }>;
 }
 
-/** Plain BM25, the start point, the shipped defaults and the tuned configuration on each set, in one run. */
+/** Plain BM25 (also with the engine's stemmer), the start point, the shipped defaults and the tuned configuration on each set, in one run. */
 export async function confirmOn(sets: ReadonlyArray<{ name: string; input: BenchInput }>, tunedOn: string, tuned: TuneResult, limitQueries?: number): Promise<ConfirmRow[]> {
   const limit = limitQueries !== undefined ? { limitQueries } : {};
   const rows: ConfirmRow[] = [];
   for (const { name, input } of sets) {
     const results: ConfirmRow['results'] = [];
     results.push({ engine: 'bm25', result: await runBench(input, { engine: 'bm25', ...limit }) });
+    results.push({ engine: 'bm25-stem', result: await runBench(input, { engine: 'bm25-stem', ...limit }) });
     results.push({ engine: 'start', result: await runBench(input, { engine: 'index', ...limit, indexOptions: tuned.start }) });
     results.push({ engine: 'shipped', result: await runBench(input, { engine: 'index', ...limit, indexOptions: DEFAULT_INDEX_OPTIONS }) });
     results.push({ engine: 'tuned', result: await runBench(input, { engine: 'index', ...limit, indexOptions: tuned.chosen }) });
@@ -159,14 +160,14 @@ export function formatTune(tunedOn: string, o: TuneOptions, tuned: TuneResult, r
     ...tuned.steps.map((s) => `  ${s.knob} ${String(s.from)} -> ${String(s.to)}: R@1 ${f(s.score.recall[1]!)} R@5 ${f(s.score.recall[5]!)} MRR@10 ${f(s.score.mrr10)}`),
     `chosen: ${describeChanges(tuned.start, tuned.chosen, o.lists).join(', ') || 'the start point (no knob helped)'}`,
     `--index-options '${optionsJson(tuned.chosen)}'`,
-    `${'set'.padEnd(19)} ${'engine'.padEnd(8)} ${'R@1'.padEnd(6)} ${'R@5'.padEnd(6)} ${'MRR@10'.padEnd(6)}  vs bm25 (R@1 R@5 MRR@10)`,
+    `${'set'.padEnd(19)} ${'engine'.padEnd(9)} ${'R@1'.padEnd(6)} ${'R@5'.padEnd(6)} ${'MRR@10'.padEnd(6)}  vs bm25 (R@1 R@5 MRR@10)`,
   ];
   for (const row of rows) {
     const base = row.results[0]!.result;
     const label = `${row.set} (${row.role === 'tuned' ? 'tuned' : 'confirm'})`;
     for (const { engine, result: r } of row.results) {
       const delta = engine === 'bm25' ? '' : `  ${d(r.recall[1]! - base.recall[1]!)} ${d(r.recall[5]! - base.recall[5]!)} ${d(r.mrr10 - base.mrr10)}`;
-      lines.push(`${label.padEnd(19)} ${engine.padEnd(8)} ${f(r.recall[1]!)}  ${f(r.recall[5]!)}  ${f(r.mrr10)} ${delta}`);
+      lines.push(`${label.padEnd(19)} ${engine.padEnd(9)} ${f(r.recall[1]!)}  ${f(r.recall[5]!)}  ${f(r.mrr10)} ${delta}`);
     }
   }
   for (const row of rows.filter((r) => r.role === 'confirm')) {

@@ -2,7 +2,7 @@
 // hand-made catalogs: the coordinate search must raise the name weight on a set whose right tools say
 // the request in their names while decoys repeat it in their descriptions; it starts from plain BM25
 // settings; knobs the set cannot measure stay there; the choice depends on the tuning set alone; the
-// CLI prints the choice, every set beside plain BM25 and a verdict per confirming set.
+// CLI prints the choice, every set beside plain BM25 (also stemmed) and a verdict per confirming set.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBench, type BenchQuery } from '../../src/search/bench.js';
+import { PlainBm25 } from '../../src/search/bm25.js';
 import { GENERIC_KNOBS, startOptions } from '../../src/search/tune-knobs.js';
 import { evaluate, sampleQueries, tune } from '../../src/search/tune.js';
 
@@ -96,6 +97,17 @@ describe('tuning the engine on one set', () => {
     expect(tuned.chosen.weights.name).toBeGreaterThan(1);
   });
 
+  it('plain BM25 with the engine\'s stemmer (the bm25-stem row) matches inflected words that plain BM25 misses', () => {
+    const plain = new PlainBm25();
+    const stemmed = new PlainBm25(undefined, undefined, true);
+    for (const tool of names().tools) {
+      plain.add(tool);
+      stemmed.add(tool);
+    }
+    expect(plain.search('emailing').map((h) => h.key)).toEqual([]);
+    expect(stemmed.search('emailing').map((h) => h.key)).toEqual(['shop/send_reminder']);
+  });
+
   it('samples large sets the same way for the same seed and differently for another', () => {
     const queries: BenchQuery[] = Array.from({ length: 50 }, (_, i) => ({ id: `q${i}`, query: `query ${i}`, groups: [] }));
     const ids = (seed: number) => sampleQueries(queries, 10, seed).map((q) => q.id);
@@ -118,7 +130,7 @@ describe('bench retrieval --tune-on', () => {
     expect(lines.find((l) => l.startsWith('chosen: '))).toMatch(/weights\.name 1 -> /);
     const optionsLine = lines.find((l) => l.startsWith('--index-options '))!;
     expect(JSON.parse(optionsLine.slice("--index-options '".length, -1)).weights.name).toBeGreaterThan(1);
-    for (const engine of ['bm25', 'start', 'shipped', 'tuned']) {
+    for (const engine of ['bm25', 'bm25-stem', 'start', 'shipped', 'tuned']) {
       expect(lines.some((l) => l.startsWith('names (tuned)') && l.includes(` ${engine} `))).toBe(true);
       expect(lines.some((l) => l.startsWith('other (confirm)') && l.includes(` ${engine} `))).toBe(true);
     }
