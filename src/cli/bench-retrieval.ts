@@ -1,7 +1,8 @@
 // Owns `switchboard bench retrieval`: score the tool search on an eval set (format of
 // eval/retrieval/README.md) and print Recall@k, Complete@k, MRR@10, nDCG@10 and latency;
 // `--report-baseline` adds plain BM25 from the same run, `--cross <dirs>` runs every set found there
-// side by side with BM25 and tunes nothing, `--index-options` switches one signal for an ablation.
+// side by side with BM25 and tunes nothing, `--index-options` switches one signal for an ablation,
+// `--tune-on <set>` (with --cross) is the two-fold protocol of bench-tune.ts.
 import { writeFileSync } from 'node:fs';
 import { BENCH_ENGINES, loadBench, runBench, type BenchEngine, type BenchOptions, type BenchResult } from '../search/bench.js';
 import { discoverSets, formatCross, mergeIndexOptions, runCross } from '../search/cross.js';
@@ -12,6 +13,7 @@ import { OpenAiChatModel } from '../search/rerank/chat.js';
 import { runSpeed } from '../search/speed.js';
 import { UsageError } from './inventory.js';
 import { loadWordVectorsForBench } from './bench-word-vectors.js';
+import { benchTuneCommand } from './bench-tune.js';
 
 export interface BenchRetrievalOptions {
   tools?: string;
@@ -35,6 +37,12 @@ export interface BenchRetrievalOptions {
   wordVectors?: string;
   vectorOptions?: string;
   json?: string;
+  tuneOn?: string;
+  lists?: string;
+  tuneSample?: string;
+  tuneSeed?: string;
+  tunePasses?: string;
+  tuneMetric?: string;
 }
 
 function parseIndexOptions(text: string | undefined): Partial<IndexOptions> | undefined {
@@ -89,6 +97,26 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
     throw new UsageError('--word-vectors fuses with --engine bm25 or index in lexical mode; drop --llm-url, --scale, --mode and minisearch engines.');
   }
   if (llm && engine !== 'index') throw new UsageError('the llm mode re-ranks the index engine: drop --engine or use --engine index.');
+  const tuneFlags = [options.lists, options.tuneSample, options.tuneSeed, options.tunePasses, options.tuneMetric].some((x) => x !== undefined);
+  if (options.tuneOn === undefined && tuneFlags) throw new UsageError('--lists, --tune-sample, --tune-seed, --tune-passes and --tune-metric belong to --tune-on <set>.');
+  if (options.tuneOn !== undefined) {
+    if (options.cross === undefined) throw new UsageError('--tune-on needs --cross <folders>: the sets to tune on and to confirm on.');
+    if (trainSplit !== undefined || indexOptions || llm || wordVectors || engine !== 'index' || options.scale !== undefined || (options.mode ?? 'lexical') !== 'lexical') {
+      throw new UsageError('--tune-on searches the lexical engine\'s knobs itself: drop --train-split, --index-options, --engine, --mode, --scale, --llm-* and --word-vectors.');
+    }
+    const { tuneOn, lists, tuneSample, tuneSeed, tunePasses, tuneMetric, json } = options;
+    await benchTuneCommand(discoverSets(options.cross.split(',').filter(Boolean)), {
+      tuneOn,
+      ...(lists !== undefined && { lists }),
+      ...(tuneSample !== undefined && { tuneSample }),
+      ...(tuneSeed !== undefined && { tuneSeed }),
+      ...(tunePasses !== undefined && { tunePasses }),
+      ...(tuneMetric !== undefined && { tuneMetric }),
+      ...(limitQueries !== undefined && { limitQueries }),
+      ...(json !== undefined && { json }),
+    });
+    return;
+  }
   if (options.cross !== undefined) {
     if (trainSplit !== undefined) throw new UsageError('--cross tunes nothing: it runs zero-shot, without --train-split.');
     const sets = discoverSets(options.cross.split(',').filter(Boolean));
@@ -112,7 +140,7 @@ export async function benchRetrievalCommand(options: BenchRetrievalOptions): Pro
       if (options.json) writeFileSync(options.json, `${JSON.stringify(speed, null, 2)}\n`);
       return;
     }
-    if (engine === 'bm25') throw new UsageError('--scale measures index or a minisearch engine.');
+    if (engine === 'bm25' || engine === 'bm25-stem') throw new UsageError('--scale measures index or a minisearch engine.');
     const speed = runSpeed(input.tools, target, queries, mergeIndexOptions(indexOptions));
     process.stdout.write(
       [

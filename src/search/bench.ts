@@ -35,11 +35,11 @@ export interface BenchInput {
   queries: BenchQuery[];
 }
 
-export const BENCH_ENGINES = ['index', 'bm25', 'minisearch', 'minisearch-default'] as const;
+export const BENCH_ENGINES = ['index', 'bm25', 'bm25-stem', 'minisearch', 'minisearch-default'] as const;
 export type BenchEngine = (typeof BENCH_ENGINES)[number];
 
 export interface BenchOptions {
-  /** `index` (ToolIndex), `bm25` (the plain reference) or a MiniSearch set-up (ADR 0003 A/B). */
+  /** `index` (ToolIndex), `bm25` (the plain reference), `bm25-stem` (the same with the engine's stemmer) or a MiniSearch set-up (ADR 0003 A/B). */
   engine: BenchEngine;
   /** Search mode of the index engine (default lexical); semantic and hybrid need `embeddings`. */
   mode?: SearchMode;
@@ -134,8 +134,8 @@ export async function runBench(input: BenchInput, options: BenchOptions): Promis
   if (vectors && (options.engine === 'minisearch' || options.engine === 'minisearch-default' || mode !== 'lexical' || options.llm)) {
     throw new Error('word vectors fuse with the bm25 or index engine in lexical mode, without the llm stage');
   }
-  if (options.engine === 'bm25') {
-    const bm25 = new PlainBm25();
+  if (options.engine === 'bm25' || options.engine === 'bm25-stem') {
+    const bm25 = new PlainBm25(undefined, undefined, options.engine === 'bm25-stem');
     for (const tool of input.tools) bm25.add(tool);
     ranker = vectors
       ? { search: async (q) => ({ keys: fuseWithVectors(q, bm25.search(q, { limit: Math.max(10, fusion.depth) }), vectors, fusion, 10) }) }

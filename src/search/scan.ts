@@ -116,13 +116,19 @@ export function scoreQuery(ctx: ScanContext, words: readonly QueryWord[], postin
 // The scan loops over one posting list (or its allowed part), kept as small separate functions so
 // each stays monomorphic and tight.
 
-/** Adds `factor * sat` to each posting's tool total; returns the new touched count. */
+/**
+ * Adds `factor * sat` to each posting's tool total; returns the new touched count. A posting that adds
+ * nothing (its term is only in fields of weight 0) is skipped: a total still at 0 means "not touched
+ * yet", so touching it would list the tool again on its next posting.
+ */
 function addInto(slots: Int32Array, sats: Float64Array, len: number, factor: number, total: Float64Array, touched: Int32Array, nt: number): number {
   for (let i = 0; i < len; i++) {
+    const add = factor * sats[i]!;
+    if (add === 0) continue;
     const slot = slots[i]!;
     const t = total[slot]!;
     if (t === 0) touched[nt++] = slot;
-    total[slot] = t + factor * sats[i]!;
+    total[slot] = t + add;
   }
   return nt;
 }
