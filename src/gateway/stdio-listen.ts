@@ -7,8 +7,10 @@
 // the view's servers (listen-holds.ts); `notifications/cancelled` for the stream, or the connection
 // closing, lets them go.
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { Gateway } from './gateway.js';
 import type { GatewaySession } from './session.js';
+import type { SubscriptionRegistry, ResourceSubscriber } from './subscriptions.js';
+import type { ListenHolds } from './listen-holds.js';
+import type { Logger } from '../logging/logger.js';
 import type { View } from './view.js';
 import { MODERN_REVISIONS } from './era.js';
 import { ListenResourceSubscriber, listenedResources, listensForListChanges, LISTEN_METHOD } from './listen-resources.js';
@@ -22,6 +24,15 @@ function claimsModernRevision(message: { params?: unknown }): boolean {
   return typeof version === 'string' && MODERN_REVISIONS.includes(version);
 }
 
+/** What the listen streams need of the gateway (a narrow port: only the faces import the Gateway). */
+export interface ListenStreamHost {
+  readonly subscriptions: SubscriptionRegistry<ResourceSubscriber>;
+  readonly listenHolds: ListenHolds;
+  readonly log: Logger;
+  createSession(view: View, clientCapabilities: undefined, kind: { era: 'modern'; perRequest: true }): Promise<GatewaySession>;
+  endSession(session: GatewaySession): void;
+}
+
 export class StdioListenStreams {
   /** The connection's modern instance: the SDK routes what it sends onto the open streams. */
   private modern: GatewaySession | undefined;
@@ -30,7 +41,7 @@ export class StdioListenStreams {
   private readonly resources: ListenResourceSubscriber;
 
   constructor(
-    private readonly gateway: Gateway,
+    private readonly gateway: ListenStreamHost,
     private readonly view: View,
   ) {
     this.resources = new ListenResourceSubscriber(
