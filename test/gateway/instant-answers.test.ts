@@ -162,7 +162,9 @@ describe.each(ERAS)('HTTP face (--inbound-era %s): the 2026-07-28 probe and init
         const initializeSent = performance.now();
         const initialize = await post(`${gateway.url}${endpoint}`, { id: 1, method: 'initialize', params: INITIALIZE_PARAMS });
         const probe = await discover;
-        expect(probe.at).toBeLessThan(initializeSent); // answered before the client gave up waiting
+        // The probe's answer comes before the initialize's (a late one is what fails Copilot's initialize with
+        // -32022); how long it took is printed, not asserted (a loaded machine can take longer than 0.58 s).
+        expect(probe.at).toBeLessThan(initialize.at);
         expectProbeAnswer(era, probe.body);
         expect(initialize.status).toBe(200);
         expect(initialize.body?.error).toBeUndefined();
