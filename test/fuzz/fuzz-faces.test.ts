@@ -38,7 +38,11 @@ function expectMemoryBack(face: string, startRss: number, endRss: number, start:
   const report = `settled RSS ${startRss} -> ${endRss} kB; after full collections: heap ${mb(start.heapUsed)} -> ${mb(end.heapUsed)} MB, RSS ${mb(start.rss)} -> ${mb(end.rss)} MB`;
   console.info(`fuzz ${face}: ${report}`);
   expect(end.heapUsed, report).toBeLessThan(start.heapUsed * HEAP_BOUND);
-  expect(endRss, report).toBeLessThan(startRss * RSS_BOUND);
+  // RSS comes back within RSS_BOUND once the garbage is collected: on V8's schedule (settled), or at
+  // once after the probe's full collections; on a loaded machine the reducer may not have run within
+  // the wait (settled 99 -> 206 MB in one CI run while RSS after collections was 97.5 -> 105.5 MB).
+  const back = endRss < startRss * RSS_BOUND || end.rss < start.rss * RSS_BOUND;
+  expect(back, report).toBe(true);
 }
 
 function frames(seed: number, count: number, firstId: number): string[] {

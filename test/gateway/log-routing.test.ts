@@ -99,6 +99,8 @@ describe('log messages on a shared connection go by cause', { timeout: 120_000 }
     const unrouted = () => gateway.log.records().filter((r) => typeof r.msg === 'string' && r.msg.startsWith('server log message while several sessions had calls running')).map((r) => String(r.data));
     await waitFor(() => ['B-secret waiting', 'A-secret released', 'B-secret released'].every((data) => unrouted().includes(data)), 'the messages no client may get in the gateway\'s log');
     const record = gateway.log.records().find((r) => r.data === 'B-secret waiting')!;
-    expect(record).toMatchObject({ level: 30, logLevel: 'info', server: 'logs', callers: 2 });
+    // A's and B's calls at least; the releaser's call too when the message arrived after it had started.
+    expect(record).toMatchObject({ level: 30, logLevel: 'info', server: 'logs' });
+    expect(record.callers).toBeGreaterThanOrEqual(2);
   });
 });
