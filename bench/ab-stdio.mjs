@@ -6,7 +6,7 @@
 // median over blocks of the wall time per call and of the CPU time per call of the process the
 // client spawned (the gateway; for `direct` the echo server itself), and ratios to `direct`.
 //
-//   node bench/ab-stdio.mjs [--variants direct,default,logdebug,journal-write,norecord,optimize-for-size,semi1,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
+//   node bench/ab-stdio.mjs [--variants direct,default,logdebug,journal-write,norecord,optimize-for-size,semi1,pipe-relay,json-relay,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
 //
 // hypertool and 1mcp are the peer gateways of ../shared/bench-peers, built with its build.sh into DIR
 // (--peers, default $SWITCHBOARD_BENCH_PEERS): never installed by this project.
@@ -49,6 +49,11 @@ const KNOWN = {
   'optimize-for-size': () => ({ args: ['--optimize-for-size', ...gatewayArgs('optimize-for-size')], tool: 'echo_echo' }),
   // The young generation kept at 1 MB semi-spaces (V8 grows them to 16 MB by default): less RSS, more CPU per call.
   semi1: () => ({ args: ['--max-semi-space-size=1', ...gatewayArgs('semi1')], tool: 'echo_echo' }),
+  semi4: () => ({ args: ['--max-semi-space-size=4', ...gatewayArgs('semi4')], tool: 'echo_echo' }),
+  semi8: () => ({ args: ['--max-semi-space-size=8', ...gatewayArgs('semi8')], tool: 'echo_echo' }),
+  // The floor of any relay on this machine (bench/relay-floor.mjs): the process hop alone.
+  'pipe-relay': () => ({ args: [path.join(ROOT_DIR, 'bench/relay-floor.mjs'), '--pipe', '--', process.execPath, ...ECHO], tool: 'echo' }),
+  'json-relay': () => ({ args: [path.join(ROOT_DIR, 'bench/relay-floor.mjs'), '--json', '--', process.execPath, ...ECHO], tool: 'echo' }),
   hypertool: () => hypertoolSpec(),
   '1mcp': () => oneMcpSpec(),
 };

@@ -13,12 +13,18 @@ import type { Gateway } from './gateway.js';
 import { ALL, type View } from './view.js';
 import { DEFAULT_INBOUND_ERA, type InboundEraSetting } from './era.js';
 import { StdioListenStreams } from './stdio-listen.js';
+import { StdioFastCalls } from './stdio-fast-calls.js';
 
 export async function serveStdio(gateway: Gateway, onClosed: () => void, view: View = ALL, inboundEra: InboundEraSetting = DEFAULT_INBOUND_ERA): Promise<void> {
   const transport = new CheckedStdioTransport(gateway.limits.maxBodyBytes, parseJSONRPCMessage);
+  // tools/call of the 2025-era session skips the SDK server's dispatch (stdio-fast-calls.ts).
+  const fast = new StdioFastCalls((message) => transport.send(message));
+  transport.intercept = (value) => fast.take(value);
   if (inboundEra === 'legacy') {
     const session = await gateway.createSession(view);
+    fast.serve(session);
     transport.onclose = () => {
+      fast.close();
       gateway.endSession(session);
       onClosed();
     };
@@ -31,6 +37,7 @@ export async function serveStdio(gateway: Gateway, onClosed: () => void, view: V
       async ({ era }) => {
         const session = await gateway.createSession(view, undefined, { era });
         if (era === 'modern') listens.modernSession(session);
+        else fast.serve(session);
         return session.server;
       },
       { transport, onerror: (error) => gateway.log.debug({ err: error.message }, 'stdio face') },
@@ -39,6 +46,7 @@ export async function serveStdio(gateway: Gateway, onClosed: () => void, view: V
     transport.onmessage = listens.before(transport.onmessage);
     const sdkOnClose = transport.onclose;
     transport.onclose = () => {
+      fast.close();
       listens.close();
       sdkOnClose?.();
       onClosed();

@@ -1,7 +1,8 @@
 // Owns the stdio face's wire: newline-delimited JSON-RPC on stdin/stdout, where every line gets an
 // answer if it deserves one: invalid JSON gets -32700, a JSON value that is not a JSON-RPC message
 // gets -32600 (with its id when it has a usable one), and a line over the size limit is dropped
-// with -32600 instead of being buffered without bound. Valid messages go to the SDK server.
+// with -32600 instead of being buffered without bound. Valid messages go to the SDK server, unless
+// the relay lane takes them first (intercept).
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 
 /** Checks a parsed line is a JSON-RPC message (throws when not): the SDK's parser, or a lighter check. */
@@ -13,6 +14,8 @@ export class CheckedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Sees each parsed line first; true: it took the line (the relay lane, stdio-fast-calls.ts). */
+  intercept?: (value: unknown) => boolean;
   private chunks: Buffer[] = [];
   private buffered = 0;
   /** Dropping the rest of an over-long line until its newline. */
@@ -40,6 +43,13 @@ export class CheckedStdioTransport implements Transport {
   private readonly onData = (chunk: Buffer) => {
     let start = 0;
     for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
+      // A line that came whole in this chunk (the usual case) is decoded in place, without a copy.
+      if (this.chunks.length === 0 && !this.skipping && at - start <= this.maxLineBytes) {
+        const end = at > start && chunk[at - 1] === 0x0d ? at - 1 : at;
+        this.handleLine(chunk.toString('utf8', start, end));
+        start = at + 1;
+        continue;
+      }
       this.push(chunk.subarray(start, at));
       const line = Buffer.concat(this.chunks, this.buffered);
       const skipped = this.skipping;
@@ -73,6 +83,7 @@ export class CheckedStdioTransport implements Transport {
     } catch {
       return this.reply(null, -32700, 'Parse error: the line is not valid JSON');
     }
+    if (this.intercept?.(value)) return;
     let message: JSONRPCMessage;
     try {
       message = this.check(value);

@@ -221,6 +221,7 @@ export class Connection extends EventEmitter {
     const { client, built } = dialed;
     this.sender.progress.attach(built.transport);
     this.sender.logCallers.attach(built.transport);
+    if (client.getProtocolEra() !== 'modern') this.sender.raw.attach(built.transport);
     if (this.lifecycle !== 'connecting') {
       // Stopped while connecting.
       await this.closeClient(client, built.pid?.() ?? null);

@@ -10,6 +10,7 @@ import { isLoginRequired } from '../auth/errors.js';
 import { fromClientError, requestCancelled, serverTimeout } from './errors.js';
 import { LogCallers } from './log-callers.js';
 import { ProgressRouter } from './progress-router.js';
+import { RawRequests } from './raw-requests.js';
 
 type Params = Record<string, unknown>;
 
@@ -39,6 +40,8 @@ export class RequestSender {
   readonly progress = new ProgressRouter();
   /** Log messages attributed to the sessions whose requests are running (attach to each new transport). */
   readonly logCallers = new LogCallers();
+  /** The relay lane of a 2025-era server (attach to each new transport of that era): see raw-requests.ts. */
+  readonly raw = new RawRequests();
   /** Requests sent and not answered yet (health checks do not count while there are any). */
   private inflight = 0;
 
@@ -52,14 +55,16 @@ export class RequestSender {
   }
 
   /**
-   * The hot path (no progress to follow): the SDK's own timer and the caller's signal, with no
-   * controller, timer or listener of ours per call (see docs/decisions/0004-hot-path.md).
+   * The hot path (no progress to follow): on a 2025-era server the relay lane (raw-requests.ts),
+   * else the SDK's own timer and the caller's signal (see docs/decisions/0004-hot-path.md).
    */
   async sendPlain(client: Client, method: string, params: Params | undefined, signal: AbortSignal | undefined, timeout: number, caller: string | undefined): Promise<Params> {
     this.inflight++;
     this.logCallers.begin(caller);
     try {
-      const result = await client.request({ method: method as 'ping', params }, ANY_RESULT, { ...(signal && { signal }), timeout });
+      const result = this.raw.usable(client.transport)
+        ? await this.raw.send(method, params, signal, timeout)
+        : await client.request({ method: method as 'ping', params }, ANY_RESULT, { ...(signal && { signal }), timeout });
       this.outcomes.answered();
       return result;
     } catch (error) {

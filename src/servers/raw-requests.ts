@@ -1,0 +1,125 @@
+// Owns the relay lane of a connection to a 2025-era server: a request the gateway only relays goes
+// onto the transport as it is, with an id of ours, and its answer is taken off the wire before the
+// SDK's protocol layer sees it. That skips, per call, what the SDK client would do on top of what
+// the wire needs (a promise chain through its codec, a result schema run, a timer and an abort
+// listener of its own). What the SDK does that still matters is done here the same way: the
+// caller's abort and the timeout send notifications/cancelled downstream, a 2025-era
+// `resultType` is dropped from a result, and an error answer becomes the SDK's ProtocolError.
+import { ProtocolError, SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+
+type Params = Record<string, unknown>;
+
+/**
+ * Ids of the relay lane start at 2^40, far above the SDK's own counter (from 0, one per request of
+ * the connection), so the two never meet on one wire; numbers, as servers in the wild expect.
+ */
+const FIRST_ID = 2 ** 40;
+let counter = FIRST_ID;
+
+interface Pending {
+  resolve(result: Params): void;
+  reject(error: unknown): void;
+}
+
+interface Reply {
+  id?: unknown;
+  method?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export class RawRequests {
+  private readonly pending = new Map<number, Pending>();
+  /** The transport the lane writes to (the latest connected one). */
+  private transport: Transport | undefined;
+
+  /** Wraps a connected transport's message handler: answers to the lane's ids stop here. */
+  attach(transport: Transport): void {
+    this.transport = transport;
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const reply = message as Reply;
+      if (typeof reply.id === 'number' && reply.id >= FIRST_ID && reply.method === undefined) {
+        const waiting = this.pending.get(reply.id);
+        if (waiting) {
+          this.pending.delete(reply.id);
+          if (reply.error) waiting.reject(ProtocolError.fromError(reply.error.code, reply.error.message, reply.error.data));
+          else waiting.resolve(withoutResultType(reply.result as Params));
+          return;
+        }
+      }
+      deliver?.call(transport, message, extra);
+    };
+    const closed = transport.onclose;
+    transport.onclose = () => {
+      // As the SDK does: the close is handled first, then what was waiting fails.
+      try {
+        closed?.call(transport);
+      } finally {
+        if (this.transport === transport) this.failAll(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+      }
+    };
+  }
+
+  /** Whether the lane can carry a request on this transport now. */
+  usable(transport: Transport | undefined): boolean {
+    return transport !== undefined && transport === this.transport;
+  }
+
+  /**
+   * Sends one request and resolves with the server's result. The signal and the timeout reject with
+   * an SdkError RequestTimeout (as the SDK does) after telling the server the request is cancelled.
+   */
+  send(method: string, params: Params | undefined, signal: AbortSignal | undefined, timeout: number): Promise<Params> {
+    const transport = this.transport!;
+    const id = ++counter;
+    return new Promise<Params>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new SdkError(SdkErrorCode.RequestTimeout, String(signal.reason)));
+        return;
+      }
+      const cancel = (reason: unknown) => {
+        if (!this.pending.delete(id)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const cancelled = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } } as JSONRPCMessage;
+        transport.send(cancelled).catch(() => undefined);
+        reject(reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason)));
+      };
+      const onAbort = () => cancel(signal!.reason);
+      const timer = setTimeout(() => cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })), timeout);
+      this.pending.set(id, {
+        resolve: (result) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(result);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const message = (params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }) as JSONRPCMessage;
+      transport.send(message).catch((error: unknown) => {
+        const waiting = this.pending.get(id);
+        this.pending.delete(id);
+        waiting?.reject(error);
+      });
+    });
+  }
+
+  private failAll(error: Error): void {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const request of waiting) request.reject(error);
+  }
+}
+
+/** A 2025-era result never carries `resultType` (the SDK's legacy codec drops it the same way). */
+function withoutResultType(result: Params): Params {
+  if (result === null || typeof result !== 'object' || !('resultType' in result)) return result;
+  const { resultType: _dropped, ...rest } = result;
+  return rest;
+}
