@@ -1,10 +1,11 @@
 // Owns the Gateway, the composition root: it builds the services (server pool, one catalog per
-// capability profile, call recorder, search and ranking, toolsets, session router) and hands each
-// consumer a narrow port (ports.ts); it keeps the live client sessions, applies configuration live and
-// fans out log levels (log-level-fanout.ts). Nothing below the faces imports this module. Traffic between
-// servers and sessions that is not a plain request is routed by session-router.ts.
+// capability profile, call recorder, search and ranking, toolsets, session router, configured servers)
+// and hands each consumer a narrow port (ports.ts); it keeps the live client sessions and fans out log
+// levels (log-level-fanout.ts). Nothing below the faces imports this module. Applying configuration and
+// the boot warm-up are configured-servers.ts; a session's initialize answer is session-introduction.ts;
+// traffic between servers and sessions that is not a plain request is routed by session-router.ts.
 import { randomUUID } from 'node:crypto';
-import type { ClientCapabilities, ServerCapabilities, LoggingLevel, Implementation } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
 import { Catalog } from '../catalog/catalog.js';
@@ -13,14 +14,13 @@ import type { DefinitionPins } from '../catalog/pinning.js';
 import type { OptimizationToolHost } from '../optimize/mcp-tools.js';
 import type { CredentialStore } from '../auth/credential-store.js';
 import { ServerPool } from '../servers/pool.js';
-import { BARE_PROFILE, profileOf, type CapabilityProfile } from '../servers/profile.js';
+import { BARE_PROFILE, type CapabilityProfile } from '../servers/profile.js';
 import type { CallRecord, Store } from '../store/index.js';
 import { ToolMetricsAnnotator } from './tool-metrics.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { CallRecorder } from '../metrics/call-recorder.js';
 import { ActivityFeed } from '../metrics/activity.js';
 import { GatewaySession } from './session.js';
-import { GATEWAY_CAPABILITIES, mirrorCapabilities } from './capabilities.js';
 import { LogLevelFanOut } from './log-level-fanout.js';
 import { SubscriptionRegistry, type ResourceSubscriber } from './subscriptions.js';
 import { ToolRanking } from './recommendations.js';
@@ -30,13 +30,14 @@ import { viewIncludes, type View } from './view.js';
 import { ToolSearch } from './tool-search.js';
 import { SessionRouter } from './session-router.js';
 import { ConnectionReleaser } from './connection-release.js';
+import { ConfiguredServers, type ToolSelection } from './configured-servers.js';
+import { introduceSession, type IntroductionContext } from './session-introduction.js';
 import { DEFAULT_GATEWAY_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 import { HandshakeCache } from './handshakes.js';
 import { downServers, serverState, serverStatuses, type ServerStatus } from './server-status.js';
 import type { LimitSettings } from '../config/index.js';
 
 export { VERSION } from '../config/version.js';
-import { VERSION } from '../config/version.js';
 import type { InboundEra } from './era.js';
 import { ListChangeFeed } from './list-change-feed.js';
 import { MrtrBridge } from './mrtr-bridge.js';
@@ -78,11 +79,8 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   private readonly router: SessionRouter;
   /** Log levels sessions set, sent to their connections. */
   private readonly logLevels: LogLevelFanOut;
-  /** Servers started at boot on purpose (lazy: false, preconnect): their bare-profile connection stays up without sessions. */
-  private readonly pinned = new Set<string>();
-  /** The server list last applied (with tool-selection overrides), and the overrides by key. */
-  private configured: ServerConfig[] = [];
-  private readonly toolSelections = new Map<string, { enabledTools?: string[]; disabledTools?: string[] }>();
+  /** The server list last applied, runtime tool selections, admin restarts, the boot warm-up (pins servers). */
+  private readonly configured: ConfiguredServers;
   /** Stops connections no session needs (last session gone, idle, unused shared). */
   private readonly releaser: ConnectionReleaser;
 
@@ -102,6 +100,8 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   readonly ranking: ToolRanking;
   /** What the local tools (management, toolsets, meta) act on. */
   readonly local: LocalToolContext;
+  /** What a new session's initialize answer is made from (session-introduction.ts). */
+  private readonly introductions: IntroductionContext;
   /** The ports every session gets, built once here (nothing per session or per call). */
   private readonly sessionServices: SessionServices<GatewaySession>;
   /** What just happened (calls, server requests), for live views: GET /api/activity. */
@@ -160,12 +160,21 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
       if (catalog && (again || listing?.error || listing?.cached)) void catalog.refresh(connection.key);
     });
     this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, serverState(this.pool, connection.key)));
+    this.configured = new ConfiguredServers({
+      pool: this.pool,
+      catalogs: this.catalogs,
+      registry: this,
+      lazy: this.settings.lazy,
+      listings: this.store?.catalog,
+      metrics: this.metrics,
+      releaseUnused: () => this.releaseUnused(),
+    });
     this.releaser = new ConnectionReleaser({
       pool: this.pool,
       sessions: () => this.sessions,
       catalogs: this.catalogs,
       subscriptions: this.subscriptions,
-      pinned: this.pinned,
+      pinned: this.configured.pinned,
       listenHolds: this.listenHolds,
       isolatedIdleMs: this.settings.isolatedIdleMs,
       log: this.log,
@@ -175,6 +184,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     if (this.store) {
       if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message), scope: () => this.pool.identities() });
     }
+    this.introductions = { servers: this.pool, handshakes: this.handshakes, toolsets: this.toolsets, listTimeoutMs: this.settings.listTimeoutMs, separator: this.settings.separator };
     this.ranking = new ToolRanking({ search: this.search, stats: this.calls.stats, servers: this.pool, maxFallbacks: this.meta.maxFallbacks });
     this.optimization = services.optimization?.(this);
     this.local = localToolContext(this);
@@ -196,49 +206,18 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   }
 
   /** Applies a server list (at start and on every config change); catalogs follow. */
-  async applyServers(servers: ServerConfig[]): Promise<void> {
-    this.configured = servers.map((server) => {
-      const override = this.toolSelections.get(server.key);
-      return override ? { ...server, ...override } : server;
-    });
-    await this.applyConfigured();
+  applyServers(servers: ServerConfig[]): Promise<void> {
+    return this.configured.apply(servers);
   }
 
-  /**
-   * Changes which tools of a server are visible (enabledTools / disabledTools) without editing the
-   * config file; the override lasts until the gateway stops. The server restarts with the new
-   * selection and clients are told the list changed. Returns false for an unknown server.
-   */
-  async setToolSelection(key: string, selection: { enabledTools?: string[]; disabledTools?: string[] }): Promise<boolean> {
-    if (!this.configured.some((s) => s.key === key)) return false;
-    const override = { enabledTools: selection.enabledTools, disabledTools: selection.disabledTools };
-    this.toolSelections.set(key, override);
-    this.configured = this.configured.map((s) => (s.key === key ? { ...s, ...override } : s));
-    await this.applyConfigured();
-    return true;
+  /** Which tools of a server are visible, until the gateway stops (see configured-servers.ts); false: unknown server. */
+  setToolSelection(key: string, selection: ToolSelection): Promise<boolean> {
+    return this.configured.setToolSelection(key, selection);
   }
 
-  /**
-   * Restarts a server's connections (a server no client uses yet is started by listing it); every catalog
-   * re-lists it once it is back. Returns false for an unknown server.
-   */
-  async restartServer(key: string): Promise<boolean> {
-    if (!this.pool.has(key)) return false;
-    const connections = this.pool.connections(key);
-    await Promise.all(connections.map((c) => c.restart('restart requested through the admin API')));
-    await Promise.all([...this.catalogs.values()].map((catalog) => catalog.refresh(key)));
-    if (connections.length === 0) await this.catalogFor(BARE_PROFILE).refresh(key);
-    return true;
-  }
-
-  private async applyConfigured(): Promise<void> {
-    const servers = this.configured;
-    const { added, removed, restarted } = await this.pool.apply(servers);
-    for (const key of [...removed, ...restarted]) for (const catalog of this.catalogs.values()) catalog.forget(key);
-    for (const key of removed) this.metrics?.removeServer(key);
-    const listings = [...added, ...restarted].flatMap((key) => [...this.catalogs.values()].map((catalog) => catalog.refresh(key)));
-    // A server started only to re-list it after the edit stops again when no client uses it.
-    if (listings.length) void Promise.all(listings).then(() => this.releaseUnused());
+  /** Restarts a server's connections; every catalog re-lists it (see configured-servers.ts). False: unknown server. */
+  restartServer(key: string): Promise<boolean> {
+    return this.configured.restart(key);
   }
 
   /** Stops the connections no client session needs (see connection-release.ts). */
@@ -246,25 +225,9 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     return this.releaser.releaseUnused();
   }
 
-  /**
-   * At boot: starts the servers that must run now (`lazy: false`, listed in `preconnect`, or
-   * everything when lazy start is off), and lists each server never seen before once in the
-   * background so its tools are cached for the next start, then stops it again.
-   */
-  async warmUp(preconnect: readonly string[] = [], discoveryDelayMs = 2000): Promise<void> {
-    const catalog = this.catalogFor(BARE_PROFILE);
-    const keys = this.pool.keys();
-    const eager = keys.filter((key) => !this.settings.lazy || this.pool.config(key)!.lazy === false || preconnect.includes(key));
-    for (const key of eager) this.pinned.add(key);
-    await Promise.all(eager.map((key) => catalog.refresh(key, undefined, { quiet: true })));
-    if (!this.store) return;
-    // Discovery waits a moment: a client that connects at once starts what it needs itself.
-    await new Promise((resolve) => setTimeout(resolve, discoveryDelayMs).unref());
-    const unseen = this.pool.keys().filter(
-      (key) => !eager.includes(key) && this.pool.connections(key).length === 0 && this.store!.catalog.listedAt(catalog.storageKey(key)) === undefined,
-    );
-    await Promise.all(unseen.map((key) => catalog.refresh(key, undefined, { quiet: true })));
-    await this.releaseUnused();
+  /** At boot: starts the servers that must run now and discovers never-seen ones once (see configured-servers.ts). */
+  warmUp(preconnect: readonly string[] = [], discoveryDelayMs = 2000): Promise<void> {
+    return this.configured.warmUp(preconnect, discoveryDelayMs);
   }
 
   /** Records one finished tool call: durable in the store (before the client gets the answer) and in Prometheus. */
@@ -298,27 +261,9 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
    * never seen is started for it, waited for at most listTimeoutMs (see handshakes.ts).
    */
   async createSession(view: View, clientCapabilities?: ClientCapabilities, kind: { era?: InboundEra; perRequest?: boolean } = {}): Promise<GatewaySession> {
-    let capabilities: ServerCapabilities = GATEWAY_CAPABILITIES;
-    let instructions: string | undefined = this.instructions();
-    let serverInfo: Implementation = { name: 'switchboard', version: VERSION };
     const id = randomUUID();
-    if (view.kind === 'fixed-toolset' && !this.toolsets?.get(view.name)) {
-      throw new Error(`Unknown toolset "${view.name}". Saved toolsets: ${this.toolsets?.list().map((t) => t.name).join(', ') || 'none'}.`);
-    }
-    if (view.kind === 'management') {
-      capabilities = { tools: {} };
-      instructions = 'Switchboard management: tools about the gateway itself (call metrics, ...).';
-      serverInfo = { name: 'switchboard/management', version: VERSION };
-    }
-    if (view.kind === 'server') {
-      if (!this.pool.has(view.server)) throw new Error(`Unknown server "${view.server}"`);
-      serverInfo = { name: `switchboard/${view.server}`, version: VERSION };
-      const probe = this.pool.connection(view.server, profileOf(clientCapabilities, id))!;
-      const handshake = await this.handshakes.forInitialize(probe, this.settings.listTimeoutMs);
-      capabilities = mirrorCapabilities(handshake?.capabilities);
-      if (handshake) instructions = handshake.instructions;
-    }
-    const session = new GatewaySession(this.sessionServices, { view, capabilities, instructions, serverInfo, id, ...kind });
+    const introduction = await introduceSession(view, clientCapabilities, id, this.introductions);
+    const session = new GatewaySession(this.sessionServices, { view, ...introduction, id, ...kind });
     this.sessions.add(session);
     this.metrics?.setOpenSessions(this.sessions.size);
     return session;
@@ -362,11 +307,6 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   /** Servers that are configured but not serving because they failed (a server not started yet is not down). */
   downServers(): Array<{ key: string; state: string; error: string | null }> {
     return downServers(this.serverStatus());
-  }
-
-  private instructions(): string {
-    const keys = this.pool.keys();
-    return `Switchboard gateway: tools of ${keys.length} MCP server(s) (${keys.join(', ')}), named <server>${this.settings.separator}<tool>.`;
   }
 
   /** A session set its log level (see log-level-fanout.ts: one client's setLevel never changes what another hears). */

@@ -16,7 +16,7 @@ const docs = () => ['README.md', ...markdownIn('docs'), ...markdownIn('docs/deci
 
 /**
  * The delays (s) before each automatic retry of a failed start with the default settings, taken from
- * the RetrySchedule a connection uses, driven as connection.ts drives it (one more failed attempt,
+ * the RetrySchedule a connection uses, driven as its supervisor (supervisor.ts) drives it (one more failed attempt,
  * then schedule) until it schedules no more. Jitter at its midpoint; Date faked so nothing is timed.
  */
 function defaultRetryDelays(): number[] {

@@ -116,3 +116,103 @@ describe('a listen stream holds the servers it listens to', () => {
     }
   });
 });
+
+/** Two streams that hold one server, and what the second hears from it once the first has closed. */
+interface TwoHolders {
+  server: 'raw' | 'fixture';
+  /** Where the two listening clients connect. */
+  endpoint: string;
+  /** A call (on /mcp) that starts the server. */
+  startWith: string;
+  filter: Parameters<Client['listen']>[0];
+  heard: 'notifications/tools/list_changed' | 'notifications/resources/updated';
+  /** Makes the server send what the streams listen for. */
+  trigger(caller: Client): Promise<void>;
+}
+
+const LIST_CHANGE_HOLDERS: TwoHolders = {
+  server: 'raw',
+  endpoint: '/s/raw/mcp',
+  startWith: 'raw_echo',
+  filter: { toolsListChanged: true },
+  heard: 'notifications/tools/list_changed',
+  trigger: async (caller) => void (await caller.callTool({ name: 'raw_add_tool', arguments: { name: 'added_after_first_closed' } })),
+};
+
+const RESOURCE_HOLDERS: TwoHolders = {
+  server: 'fixture',
+  endpoint: '/mcp',
+  startWith: 'fixture_test_simple_text',
+  filter: { resourceSubscriptions: [WATCHED] },
+  heard: 'notifications/resources/updated',
+  trigger: async (caller) => expect(text(await caller.callTool({ name: 'fixture_test_trigger_resource_update', arguments: {} }))).toContain('subscribers notified'),
+};
+
+// Two streams hold one server: the holds are counted, not a flag. Two 2026-07-28 clients listen to the
+// same server, for list changes (held through listen-holds.ts only) or for one resource's updates (held
+// by the resource subscription too, counted per URI). The first stream closes: the second still hears
+// the server; an idle round passes (seen by a witness, memory, started after the close and released as
+// idle) and the server is the same process. The second closes: the next idle round releases it.
+describe('two listen streams hold the same server', () => {
+  let gateway: RunningGateway;
+
+  beforeAll(async () => {
+    const config = await writeConfig(
+      {
+        raw: fixtureServer('raw-server.ts', [], { RAW_TOOLS: JSON.stringify(RAW_TOOLS) }),
+        fixture: fixtureServer('conformance-server.ts', ['--stdio']),
+        memory: npmServer('memory'),
+      },
+      { isolatedIdleMs: 1500 },
+    );
+    gateway = await startHttpGateway(config);
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  for (const [kind, holders] of [['list changes', LIST_CHANGE_HOLDERS], ['resource updates', RESOURCE_HOLDERS]] as const) {
+    it(`HTTP, ${kind}: the server stays up while either stream is open, and is released at the next idle round after the last closes`, { timeout: 120_000 }, async () => {
+      const { server } = holders;
+      const since = gateway.log.records().length;
+      const pidsOf = (key: string) => gateway.log.records().slice(since).filter((r) => r.msg === 'connected' && r.server === key).map((r) => Number(r.pid));
+      const caller = await modernClient(`${gateway.url}/mcp`);
+      const first = await modernClient(`${gateway.url}${holders.endpoint}`);
+      const second = await modernClient(`${gateway.url}${holders.endpoint}`);
+      try {
+        await caller.callTool({ name: holders.startWith, arguments: {} });
+        await caller.callTool({ name: 'memory_read_graph', arguments: {} });
+        const [serverPid, memoryPid] = await waitFor(() => {
+          const pids = [pidsOf(server)[0], pidsOf('memory')[0]];
+          return pids.every((pid) => pid !== undefined) ? (pids as number[]) : undefined;
+        }, `${server} and server-memory to connect`);
+
+        let heardOnSecond = 0;
+        second.setNotificationHandler(holders.heard, () => void heardOnSecond++);
+        const firstStream = await first.listen(holders.filter);
+        const secondStream = await second.listen(holders.filter);
+
+        // An idle round with both streams open: memory goes, the held server stays.
+        await waitFor(() => !isAlive(memoryPid!), `server-memory (pid ${memoryPid}) to be released as idle`);
+        expect(isAlive(serverPid!)).toBe(true);
+
+        await firstStream.close();
+        await holders.trigger(caller);
+        await waitFor(() => heardOnSecond > 0, `${holders.heard} on the second stream after the first closed`);
+
+        // A witness started after the first stream closed is released by a later idle round; the server survives it.
+        await caller.callTool({ name: 'memory_read_graph', arguments: {} });
+        const witnessPid = await waitFor(() => pidsOf('memory')[1], 'server-memory to start again as the witness');
+        await waitFor(() => !isAlive(witnessPid), `the witness server-memory (pid ${witnessPid}) to be released as idle`, 30_000);
+        expect(isAlive(serverPid!)).toBe(true);
+        expect(pidsOf(server)).toEqual([serverPid]);
+
+        await secondStream.close();
+        await waitFor(() => !isAlive(serverPid!), `${server} (pid ${serverPid}) to be released once the second stream closed`, 30_000);
+        expect(pidsOf(server)).toEqual([serverPid]);
+      } finally {
+        await Promise.all([caller.close(), first.close(), second.close()]);
+      }
+    });
+  }
+});
