@@ -6,7 +6,7 @@
 // median over blocks of the wall time per call and of the CPU time per call of the process the
 // client spawned (the gateway; for `direct` the echo server itself), and ratios to `direct`.
 //
-//   node bench/ab-stdio.mjs [--variants direct,default,logdebug,journal-write,norecord,optimize-for-size,semi1,pipe-relay,json-relay,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
+//   node bench/ab-stdio.mjs [--baseline DIR] [--variants direct,default,logdebug,journal-write,norecord,optimize-for-size,semi1,pipe-relay,json-relay,baseline,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
 //
 // hypertool and 1mcp are the peer gateways of ../shared/bench-peers, built with its build.sh into DIR
 // (--peers, default $SWITCHBOARD_BENCH_PEERS): never installed by this project.
@@ -21,7 +21,7 @@ const { StdioClientTransport } = await rootImport('@modelcontextprotocol/client'
 const { z } = await rootImport('zod');
 const ANY = z.any();
 
-const { values } = parseArgs({ options: { variants: { type: 'string' }, rounds: { type: 'string' }, calls: { type: 'string' }, warmup: { type: 'string' }, peers: { type: 'string' } } });
+const { values } = parseArgs({ options: { variants: { type: 'string' }, rounds: { type: 'string' }, calls: { type: 'string' }, warmup: { type: 'string' }, peers: { type: 'string' }, baseline: { type: 'string' } } });
 const PEERS = values.peers ?? process.env.SWITCHBOARD_BENCH_PEERS;
 const ROUNDS = Number(values.rounds ?? 12);
 const CALLS = Number(values.calls ?? 300);
@@ -54,6 +54,11 @@ const KNOWN = {
   // The floor of any relay on this machine (bench/relay-floor.mjs): the process hop alone.
   'pipe-relay': () => ({ args: [path.join(ROOT_DIR, 'bench/relay-floor.mjs'), '--pipe', '--', process.execPath, ...ECHO], tool: 'echo' }),
   'json-relay': () => ({ args: [path.join(ROOT_DIR, 'bench/relay-floor.mjs'), '--json', '--', process.execPath, ...ECHO], tool: 'echo' }),
+  // Another build of Switchboard (a checkout of an earlier commit, built): --baseline DIR.
+  baseline: () => {
+    if (!values.baseline) throw new Error('the baseline variant needs --baseline DIR (a built checkout: DIR/dist/cli/main.js)');
+    return { args: gatewayArgs('baseline').map((a) => (a === MAIN ? path.resolve(values.baseline, 'dist/cli/main.js') : a)), tool: 'echo_echo' };
+  },
   hypertool: () => hypertoolSpec(),
   '1mcp': () => oneMcpSpec(),
 };
