@@ -4,7 +4,8 @@
 // request is held open, and the client gets `input_required` with the question and a requestState
 // that is an HMAC-sealed handle bound to that client. The retry's inputResponses answer the held
 // request; the call's result (or the next question) is the retry's answer. A handle nobody retries
-// expires: the downstream call is cancelled and its connection stopped.
+// expires (the TTL runs only while no request of the client waits on the call, so a slow start never
+// counts): the downstream call is cancelled and its connection stopped.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ProtocolError, createRequestStateCodec, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 
@@ -36,7 +37,8 @@ interface PendingCall {
   outcome: { result?: Result; error?: unknown } | undefined;
   questions: Question[];
   abort: AbortController;
-  timer: NodeJS.Timeout;
+  /** Runs only while no request of the client waits on the call: from an input_required answer (or a waiting request's cancel) to the next retry. */
+  timer: NodeJS.Timeout | undefined;
   /** Wakes the round waiting for the call's outcome or its next question. */
   wake: (() => void) | undefined;
   /** `settled`: the call answered (its connection may serve another call); else it expired or was stopped. */
@@ -98,8 +100,7 @@ export class MrtrBridge {
    */
   async start(ctx: ServerContext, run: (handle: string, signal: AbortSignal) => Promise<Result>, onEnd: (handle: string, settled: boolean) => void, lane?: string): Promise<Result> {
     const handle = lane !== undefined && !this.pending.has(lane) ? lane : randomUUID();
-    const call: PendingCall = { handle, call: randomUUID(), outcome: undefined, questions: [], abort: new AbortController(), timer: setTimeout(() => this.expire(handle), this.ttlMs), wake: undefined, onEnd, nextKey: 0, round: 0 };
-    call.timer.unref();
+    const call: PendingCall = { handle, call: randomUUID(), outcome: undefined, questions: [], abort: new AbortController(), timer: undefined, wake: undefined, onEnd, nextKey: 0, round: 0 };
     this.pending.set(handle, call);
     Promise.resolve().then(() => run(handle, call.abort.signal)).then(
       (result) => this.settle(call, { result }),
@@ -153,13 +154,19 @@ export class MrtrBridge {
 
   /** Waits for the call's outcome or a question not yet asked; answers with one or input_required. */
   private async round(call: PendingCall, ctx: ServerContext): Promise<Result> {
+    // A request waits on the call now: it cannot expire (a cold connection may take seconds to start).
+    clearTimeout(call.timer);
+    call.timer = undefined;
     while (!call.outcome && !call.questions.some((q) => !q.asked)) {
       await new Promise<void>((resolve) => {
         call.wake = resolve;
         ctx.mcpReq.signal.addEventListener('abort', () => resolve(), { once: true });
       });
       call.wake = undefined;
-      if (ctx.mcpReq.signal.aborted && !call.outcome) throw new ProtocolError(-32603, 'The request was cancelled; the call goes on until its handle expires.');
+      if (ctx.mcpReq.signal.aborted && !call.outcome) {
+        this.armExpiry(call);
+        throw new ProtocolError(-32603, 'The request was cancelled; the call goes on until its handle expires.');
+      }
     }
     if (!call.outcome) await this.gatherQuestions(call);
     if (call.outcome) {
@@ -173,7 +180,7 @@ export class MrtrBridge {
       question.asked = true;
       inputRequests[question.key] = { method: question.method, ...(question.params !== undefined && { params: question.params }) };
     }
-    call.timer.refresh();
+    this.armExpiry(call);
     call.round += 1;
     return { resultType: 'input_required', inputRequests, requestState: await this.codec.mint({ handle: call.handle, call: call.call, round: call.round }, ctx) };
   }
@@ -191,6 +198,13 @@ export class MrtrBridge {
       seen = call.questions.length;
       await new Promise<void>((resolve) => setTimeout(resolve, QUIET_MS));
     }
+  }
+
+  /** No request waits on the call any more: it expires unless a retry comes within the TTL. */
+  private armExpiry(call: PendingCall): void {
+    clearTimeout(call.timer);
+    call.timer = setTimeout(() => this.expire(call.handle), this.ttlMs);
+    call.timer.unref();
   }
 
   private settle(call: PendingCall, outcome: { result?: Result; error?: unknown }): void {

@@ -44,6 +44,28 @@ describe('MRTR bridge handles', () => {
     bridge.close();
   });
 
+  it('never expires while the client\'s request waits: a downstream slower to ask than the lifetime still gets its question through', { timeout: 30_000 }, async () => {
+    // Reproduced under load: a cold connection took longer to start than inputRequiredTtlMs, the
+    // handle expired during the first request, and the client got "it was stopped" (-32010).
+    const bridge = new MrtrBridge({ ttlMs: 200 });
+    let cancelled = false;
+    const first = await bridge.start(
+      contextFor('client-a'),
+      async (handle, signal) => {
+        signal.addEventListener('abort', () => (cancelled = true));
+        await new Promise((resolve) => setTimeout(resolve, 700)); // the start: over three lifetimes
+        const answer = await bridge.ask(handle, { method: 'roots/list' }, new AbortController().signal);
+        return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+      },
+      () => undefined,
+    );
+    expect(cancelled).toBe(false);
+    expect(first.resultType).toBe('input_required');
+    // From the input_required answer on, the lifetime runs: no retry, so it expires.
+    await waitFor(() => cancelled && bridge.size === 0, 'the handle to expire once nobody waits on it');
+    bridge.close();
+  });
+
   it('answers the held question with the retry and returns the call\'s result; a retry of another client is refused', { timeout: 30_000 }, async () => {
     const bridge = new MrtrBridge({ ttlMs: 60_000 });
     const released: string[] = [];
