@@ -13,11 +13,14 @@ import type { Gateway } from './gateway.js';
 import { ALL, type View } from './view.js';
 import { DEFAULT_INBOUND_ERA, type InboundEraSetting } from './era.js';
 import { StdioListenStreams } from './stdio-listen.js';
+import type { GatewaySession } from './session.js';
 
-export async function serveStdio(gateway: Gateway, onClosed: () => void, view: View = ALL, inboundEra: InboundEraSetting = DEFAULT_INBOUND_ERA): Promise<void> {
+/** `onSession`: told of each session this face opens, once it exists (serve starts its early servers' connections then). */
+export async function serveStdio(gateway: Gateway, onClosed: () => void, view: View = ALL, inboundEra: InboundEraSetting = DEFAULT_INBOUND_ERA, onSession?: (session: GatewaySession) => void): Promise<void> {
   const transport = new CheckedStdioTransport(gateway.limits.maxBodyBytes, parseJSONRPCMessage);
   if (inboundEra === 'legacy') {
     const session = await gateway.createSession(view);
+    onSession?.(session);
     transport.onclose = () => {
       gateway.endSession(session);
       onClosed();
@@ -31,6 +34,7 @@ export async function serveStdio(gateway: Gateway, onClosed: () => void, view: V
       async ({ era }) => {
         const session = await gateway.createSession(view, undefined, { era });
         if (era === 'modern') listens.modernSession(session);
+        onSession?.(session);
         return session.server;
       },
       { transport, onerror: (error) => gateway.log.debug({ err: error.message }, 'stdio face') },
