@@ -21,9 +21,10 @@ export interface PrestartedChild {
 
 const waiting = new Map<string, PrestartedChild>();
 
-/** Starts a server's child now, for the first connection to `key` to adopt. */
-export function prestart(key: string, spec: StdioSpawnSpec): void {
-  if (waiting.has(key)) return;
+/** Starts a server's child now, for the first connection to `key` to adopt (one per key). */
+export function prestart(key: string, spec: StdioSpawnSpec): PrestartedChild {
+  const started = waiting.get(key);
+  if (started) return started;
   const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
   const entry: PrestartedChild = { key, spec, child, startedAt: Date.now() };
   // Until adopted, a failed start is remembered (and reported by the adopting connection), never thrown.
@@ -33,6 +34,7 @@ export function prestart(key: string, spec: StdioSpawnSpec): void {
   child.stdin?.on('error', () => undefined);
   if (child.pid) trackTree(child.pid); // killed at our exit if nothing stopped it before
   waiting.set(key, entry);
+  return entry;
 }
 
 /** Server keys whose early child waits for its connection. */
