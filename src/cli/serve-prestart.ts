@@ -146,5 +146,12 @@ function isStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-// The side effect main.ts imports this module for: before anything heavy loads.
-if (process.argv[2] === 'serve') Object.assign(prestartOutcome, prestartServe(process.argv.slice(3)));
+// The side effect main.ts imports this module for: before anything heavy loads. A failure here only
+// means nothing starts early; serve logs why (serve-early-servers.ts) and goes on lazily.
+if (process.argv[2] === 'serve') {
+  try {
+    Object.assign(prestartOutcome, prestartServe(process.argv.slice(3)));
+  } catch (error) {
+    prestartOutcome.skipped = `early start failed: ${(error as Error).message}`;
+  }
+}
