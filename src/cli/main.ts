@@ -1,5 +1,7 @@
 // Owns the `switchboard` command line: options shared by every command, dispatch, and exit codes
 // (0 ok, 1 failure, 2 invalid configuration or usage).
+// First, before anything heavy loads: `serve` starts the servers its session will need (serve-prestart.ts).
+import './serve-prestart.js';
 import { Command, Option } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { LOG_LEVELS } from '../logging/levels.js';

@@ -6,20 +6,18 @@ import { viewForMode, type Mode, type View } from '../gateway/view.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { BARE_PROFILE } from '../servers/profile.js';
 import { budgetWarning } from '../views/budget.js';
-import { startHttpFace } from '../http/server.js';
 import { gatewayFor, loadContext, openStore, type CommonOptions } from './context.js';
 import { UsageError } from './inventory.js';
 import { reportStartProgress } from './progress.js';
 import { JournaledMetricsRepository } from '../store/index.js';
 import { DescriptionOverrides } from '../optimize/overrides.js';
 import { watchPromotions } from '../optimize/promotion-watch.js';
-import { optimizationHost } from './optimize-host.js';
 import type { SwitchboardSettings } from '../config/index.js';
-import { ClientRegistry } from '../http/clients.js';
-import { checkBind } from './bind-check.js';
 import { readableByOthersWarning } from '../config/permissions.js';
-import { daemonClients, daemonListening, daemonStopping } from './daemon-serve.js';
 import { CredentialStore } from '../auth/credential-store.js';
+import { adoptEarlyServers, rememberCalledServers } from './serve-early-servers.js';
+// The HTTP face (hono), client tokens, the daemon's files, Prometheus and the optimization tools are
+// loaded only by the runs that use them: a stdio gateway answers its first call sooner without them.
 
 export interface ServeOptions extends CommonOptions {
   stdio?: boolean;
@@ -50,10 +48,9 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const { config, log, dataDir, logFile } = await loadContext(options, 'info', { logFile: options.logFile, logRequests: options.logRequests, logArguments: options.logArguments });
   // Before anything starts: an HTTP face off loopback needs client tokens (exit 2 with the fix).
   if (options.daemon && !options.http) throw new UsageError('--daemon needs --http');
-  const clients = new ClientRegistry(options.daemon ? daemonClients(config.settings.clients) : config.settings.clients, process.env, config.file);
+  const http = options.http ? await loadHttpFace(options, config) : undefined;
   const readable = readableByOthersWarning(config);
   if (readable) log.warn(readable);
-  if (options.http) checkBind(options.host ?? config.settings.http.host, clients.enabled, config.settings.http.unauthenticatedAdmin);
   const mode = options.mode ?? config.settings.mode;
   const inboundEra = options.inboundEra ?? config.settings.inboundEra;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.
@@ -70,16 +67,21 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     store.close();
     throw new UsageError(`--toolset: no toolset named "${options.toolset}" in ${store.path}. Saved toolsets: ${known}.`);
   }
+  const optimizationOn = options.enableOptimization || config.settings.optimization.enabled;
+  const { optimizationHost } = optimizationOn ? await import('./optimize-host.js') : { optimizationHost: undefined };
   const gateway = gatewayFor(options.pinning ? { ...config, settings: { ...config.settings, pinning: options.pinning } } : config, {}, {
     store,
-    // Prometheus is read over HTTP only (GET /metrics): the stdio face neither loads nor feeds it.
-    ...(options.http && { metrics: (await import('../metrics/prometheus.js')).createMetricsRegistry() }),
+    // Prometheus metrics are read on the HTTP face's /metrics only.
+    ...(http && { metrics: http.createMetricsRegistry() }),
     credentials: new CredentialStore(dataDir),
-    ...((options.enableOptimization || config.settings.optimization.enabled) && { optimization: (built: Gateway) => optimizationHost(built, config.settings) }),
+    ...(optimizationHost && { optimization: (built: Gateway) => optimizationHost(built, config.settings) }),
   });
   const settings = config.settings;
   await gateway.applyServers(config.servers);
+  // Servers started early (serve-prestart.ts) that this configuration does not start that way stop now.
+  const early = adoptEarlyServers(gateway, config.servers, log);
   gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call
+  setTimeout(() => rememberCalledServers(gateway, dataDir, log), 2000).unref(); // also when this run ends abruptly
   // `switchboard approve` in another process re-pins in the store: re-check listings, clients hear list_changed.
   gateway.pins?.watch(1000, () => gateway.descriptionsChanged());
   // Promotions and reverts made from a terminal (`switchboard optimize ...`) reach clients live too.
@@ -142,12 +144,13 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ reason }, 'shutting down');
-    if (options.daemon) daemonStopping(dataDir);
+    if (options.daemon) http?.daemonStopping(dataDir);
     const force = setTimeout(() => process.exit(code || 1), code ? 3_000 : 10_000);
     force.unref();
     await watcher.close().catch(() => undefined);
     stopPromotionWatch();
     await closeFace().catch(() => undefined);
+    rememberCalledServers(gateway, dataDir, log); // what the next start begins with (serve-prestart.ts)
     await gateway.close().catch((error: Error) => log.error({ err: error.message }, 'stopping the servers failed'));
     store.close();
     process.exit(code);
@@ -162,18 +165,18 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
 
-  if (options.http) {
+  if (http) {
     const host = options.host ?? config.settings.http.host;
     let face;
     try {
-      face = await startHttpFace(gateway, {
+      face = await http.startHttpFace(gateway, {
         host,
         port: port ?? config.settings.http.port,
         allowedHosts: config.settings.http.allowedHosts,
         allowedOrigins: config.settings.http.allowedOrigins,
         sessionIdleMs: config.settings.sessionIdleMs,
         mode,
-        clients,
+        clients: http.clients,
         unauthenticatedAdmin: config.settings.http.unauthenticatedAdmin,
         limits: config.settings.limits,
         configFile: config.file,
@@ -192,12 +195,26 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     }
     closeFace = face.close;
     log.info({ url: `${face.url}/mcp` }, 'listening');
-    if (options.daemon) daemonListening(dataDir, face.url, config.file);
+    if (options.daemon) http.daemonListening(dataDir, face.url, config.file);
     else process.stderr.write(banner(face.url, enabled));
   } else {
     const view: View = options.toolset ? { kind: 'fixed-toolset', name: options.toolset } : viewForMode(mode);
-    await serveStdio(gateway, () => void shutdown('stdin closed'), view, inboundEra);
+    await serveStdio(gateway, () => void shutdown('stdin closed'), view, inboundEra, early.adopt);
   }
+}
+
+/** What only the HTTP face needs, loaded for it; the bind address is checked before anything starts. */
+async function loadHttpFace(options: ServeOptions, config: Awaited<ReturnType<typeof loadContext>>['config']) {
+  const [{ startHttpFace }, { ClientRegistry }, { checkBind }, daemon, { createMetricsRegistry }] = await Promise.all([
+    import('../http/server.js'),
+    import('../http/clients.js'),
+    import('./bind-check.js'),
+    import('./daemon-serve.js'),
+    import('../metrics/prometheus.js'),
+  ]);
+  const clients = new ClientRegistry(options.daemon ? daemon.daemonClients(config.settings.clients) : config.settings.clients, process.env, config.file);
+  checkBind(options.host ?? config.settings.http.host, clients.enabled, config.settings.http.unauthenticatedAdmin);
+  return { startHttpFace, clients, createMetricsRegistry, daemonListening: daemon.daemonListening, daemonStopping: daemon.daemonStopping };
 }
 
 function banner(url: string, servers: string[]): string {

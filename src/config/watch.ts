@@ -1,6 +1,6 @@
 // Owns live reload: watching the config file (and its switchboard.json) and diffing server lists.
 import path from 'node:path';
-import { watch } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import { ConfigError } from './errors.js';
 import { configsEqual } from './equal.js';
 import { loadConfig, settingsFileFor } from './load.js';
@@ -90,24 +90,35 @@ export function watchConfig(file: string, options: WatchConfigOptions, debounceM
   // rename, while the folder sees the new file arrive. Everything else in the folder is ignored.
   const folder = path.dirname(absolute);
   const wanted = new Set(sidecar ? [absolute, sidecar] : [absolute]);
-  const watcher = watch(folder, {
-    ignoreInitial: true,
-    persistent: true,
-    atomic: true,
-    depth: 0,
-    ignored: (candidate: string) => candidate !== folder && !wanted.has(path.resolve(candidate)),
-  });
-  watcher.on('all', (event) => {
-    if (event === 'add' || event === 'change' || event === 'unlink') schedule();
-  });
-  watcher.on('error', (err) => {
-    if (!closed) options.onError(err instanceof Error ? err : new Error(String(err)));
+  // chokidar loads with the watcher, not with the config layer: a gateway answers its first request sooner.
+  const started: Promise<FSWatcher | undefined> = import('chokidar').then(({ watch }) => {
+    if (closed) return undefined;
+    const watcher = watch(folder, {
+      ignoreInitial: true,
+      persistent: true,
+      atomic: true,
+      depth: 0,
+      ignored: (candidate: string) => candidate !== folder && !wanted.has(path.resolve(candidate)),
+    });
+    watcher.on('all', (event) => {
+      if (event === 'add' || event === 'change' || event === 'unlink') schedule();
+    });
+    watcher.on('error', (err) => {
+      if (!closed) options.onError(err instanceof Error ? err : new Error(String(err)));
+    });
+    return watcher;
   });
 
   let stopWaiting = (): void => {};
   const watching = new Promise<void>((resolve) => {
     stopWaiting = resolve;
-    watcher.once('ready', () => resolve());
+    void started.then(
+      (watcher) => (watcher ? watcher.once('ready', () => resolve()) : resolve()),
+      (err: Error) => {
+        if (!closed) options.onError(new Error(`cannot watch the config file: ${err.message}`));
+        resolve();
+      },
+    );
   });
   const ready = (async () => {
     await watching;
@@ -120,7 +131,7 @@ export function watchConfig(file: string, options: WatchConfigOptions, debounceM
       closed = true;
       clearTimeout(timer);
       stopWaiting(); // `ready` settles even when closed before the watcher was ready
-      await watcher.close();
+      await (await started.catch(() => undefined))?.close();
       await running;
     },
   };

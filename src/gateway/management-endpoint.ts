@@ -4,13 +4,16 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, JSONRPCRequest, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { OPTIMIZATION_TOOL_NAMES, callOptimizationTool, optimizationToolList } from '../optimize/mcp-tools.js';
 import type { CreateMessage } from '../search/rerank/chat.js';
 import { callManagementTool, managementToolList } from './management.js';
 import { TOOLSET_TOOL_NAMES, callToolsetTool, toolsetToolList, type ToolsetToolContext } from './toolset-tools.js';
 import type { LocalToolContext } from './ports.js';
 
 type Params = Record<string, unknown>;
+
+/** The optimization tools (and what they load) come in only on a gateway that serves them, once. */
+let optimizationTools: Promise<typeof import('../optimize/mcp-tools.js')> | undefined;
+const loadOptimizationTools = () => (optimizationTools ??= import('../optimize/mcp-tools.js'));
 type Result = Record<string, unknown>;
 
 export interface ManagementHost {
@@ -22,13 +25,14 @@ export interface ManagementHost {
 
 export async function answerManagement(host: ManagementHost, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
   const local = host.local;
-  if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(local.toolsets ? toolsetToolList() : []), ...(local.optimization ? optimizationToolList() : [])] };
-  if (request.method !== 'tools/call') throw new ProtocolError(-32601, `Method not found: ${request.method} (the management endpoint offers tools only)`);
   const optimization = local.optimization;
-  if (optimization && typeof params.name === 'string' && OPTIMIZATION_TOOL_NAMES.has(params.name)) {
+  const tools = optimization ? await loadOptimizationTools() : undefined;
+  if (request.method === 'tools/list') return { tools: [...managementToolList(), ...(local.toolsets ? toolsetToolList() : []), ...(tools ? tools.optimizationToolList() : [])] };
+  if (request.method !== 'tools/call') throw new ProtocolError(-32601, `Method not found: ${request.method} (the management endpoint offers tools only)`);
+  if (optimization && tools && typeof params.name === 'string' && tools.OPTIMIZATION_TOOL_NAMES.has(params.name)) {
     // The calling client's model, for the sampling backend: requests go on the stream of this call.
     const sample = (p: Params, o: { signal?: AbortSignal }) => ctx.mcpReq.send({ method: 'sampling/createMessage', params: p } as never, z.looseObject({}), o) as Promise<Params>;
-    return callOptimizationTool(optimization, params.name, params.arguments, { clientCapabilities: host.clientCapabilities, sample });
+    return tools.callOptimizationTool(optimization, params.name, params.arguments, { clientCapabilities: host.clientCapabilities, sample });
   }
   if (typeof params.name === 'string' && TOOLSET_TOOL_NAMES.has(params.name)) return callToolsetTool(host.toolsetContext(), params.name, params.arguments);
   // Sampling only for a client that declared it; sent on the stream of the request that asked.

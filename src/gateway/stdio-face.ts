@@ -14,8 +14,10 @@ import { ALL, type View } from './view.js';
 import { DEFAULT_INBOUND_ERA, type InboundEraSetting } from './era.js';
 import { StdioListenStreams } from './stdio-listen.js';
 import { StdioFastCalls } from './stdio-fast-calls.js';
+import type { GatewaySession } from './session.js';
 
-export async function serveStdio(gateway: Gateway, onClosed: () => void, view: View = ALL, inboundEra: InboundEraSetting = DEFAULT_INBOUND_ERA): Promise<void> {
+/** `onSession`: told of each session this face opens, once it exists (serve starts its early servers' connections then). */
+export async function serveStdio(gateway: Gateway, onClosed: () => void, view: View = ALL, inboundEra: InboundEraSetting = DEFAULT_INBOUND_ERA, onSession?: (session: GatewaySession) => void): Promise<void> {
   const transport = new CheckedStdioTransport(gateway.limits.maxBodyBytes, parseJSONRPCMessage);
   // tools/call of the 2025-era session skips the SDK server's dispatch (stdio-fast-calls.ts).
   const fast = new StdioFastCalls((message) => transport.send(message));
@@ -23,6 +25,7 @@ export async function serveStdio(gateway: Gateway, onClosed: () => void, view: V
   if (inboundEra === 'legacy') {
     const session = await gateway.createSession(view);
     fast.serve(session);
+    onSession?.(session);
     transport.onclose = () => {
       fast.close();
       gateway.endSession(session);
@@ -38,6 +41,7 @@ export async function serveStdio(gateway: Gateway, onClosed: () => void, view: V
         const session = await gateway.createSession(view, undefined, { era });
         if (era === 'modern') listens.modernSession(session);
         else fast.serve(session);
+        onSession?.(session);
         return session.server;
       },
       { transport, onerror: (error) => gateway.log.debug({ err: error.message }, 'stdio face') },

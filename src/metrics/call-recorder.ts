@@ -81,6 +81,12 @@ export class CallRecorder implements CallSink {
     table.record(call);
   }
 
+  /** When a client last called any tool of `server` at its current identity (ms), or undefined. */
+  lastCalledAt(server: string): number | undefined {
+    const identity = this.options.identityOf ? this.options.identityOf(server) : '';
+    return identity === undefined ? undefined : this.seededTable().lastCalledAt(server, identity);
+  }
+
   /** Deletes stored calls (see MetricsRepository.reset) and their counts in the table. */
   reset(filter: MetricsFilter = {}): ResetResult {
     if (!this.options.store) return { rawDeleted: 0, dailyDeleted: 0 };

@@ -66,6 +66,13 @@ export class ToolStatsTable {
     return this.byServer.get(server)?.get(identity)?.get(tool);
   }
 
+  /** When any tool of `server` at `identity` was last called (ms), or undefined when never. */
+  lastCalledAt(server: string, identity: string): number | undefined {
+    let last: number | undefined;
+    for (const counts of this.byServer.get(server)?.get(identity)?.values() ?? []) if (counts.lastCalledAt > (last ?? 0)) last = counts.lastCalledAt;
+    return last;
+  }
+
   /** Number of tools with counts (per server identity). */
   get size(): number {
     let n = 0;

@@ -129,7 +129,7 @@ export function killSurvivors(pids: number[]): number {
 }
 
 /** Closes a client and makes sure the process tree under `pid` is gone afterwards. */
-export async function closeAndReap(client: Client, pid: number | null, graceMs: number, log: Logger): Promise<void> {
+export async function closeAndReap(client: Pick<Client, 'close'>, pid: number | null, graceMs: number, log: Logger): Promise<void> {
   // The tree is read before anything is asked to stop, so a grandchild orphaned by its parent's
   // exit is still known by PID.
   const tree = pid ? [...new Set([pid, ...descendantsOf(pid), ...(tracked.get(pid) ?? [])])] : [];

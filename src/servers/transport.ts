@@ -4,8 +4,11 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
-import { childMarker, type ServerConfig } from '../config/index.js';
+import type { ServerConfig } from '../config/index.js';
 import { trackTree } from './process-tree.js';
+import { claimPrestarted } from './prestart.js';
+import { AdoptedStdioTransport } from './adopted-transport.js';
+import { entryEnvironment, stdioSpawnSpec } from './spawn-spec.js';
 import type { StoredTokenAuth } from '../auth/stored-token-auth.js';
 
 export interface BuiltTransport {
@@ -50,13 +53,23 @@ export interface TransportOptions {
 
 export function buildTransport(config: ServerConfig, options: TransportOptions = {}): BuiltTransport {
   if (config.transport === 'stdio') {
+    // Started early by `serve` (prestart.ts) exactly as it would be started here: adopt that child.
+    const early = claimPrestarted(config.key, stdioSpawnSpec(config));
+    if (early) {
+      const adopted = new AdoptedStdioTransport(early, options.maxMessageBytes ? { maxBufferSize: options.maxMessageBytes } : {});
+      let ended: string | undefined;
+      const note = (code: number | null, signal: NodeJS.Signals | null) => {
+        ended = code !== null ? `exited with code ${code}` : `killed by ${signal}`;
+      };
+      if (early.child.exitCode !== null || early.child.signalCode !== null) note(early.child.exitCode, early.child.signalCode);
+      else early.child.once('exit', note);
+      return { transport: adopted, stderr: adopted.stderr ?? undefined, pid: () => adopted.pid, exit: () => ended };
+    }
     const stdio = new StdioClientTransport({
       command: config.command,
       args: config.args,
-      // The SDK adds only a safe base (PATH, HOME, USER, SHELL, TERM, LOGNAME) to `env`: the gateway's
-      // own secrets stay out of children unless the entry asks for `inheritEnv`. The gateway marker goes to
-      // every child, so a Switchboard started by a wrapper notices its own config.
-      env: { ...(config.inheritEnv ? (process.env as Record<string, string>) : {}), ...config.env, ...childMarker() },
+      // The SDK adds its safe base (PATH, HOME, USER, SHELL, TERM, LOGNAME) to this (spawn-spec.ts).
+      env: entryEnvironment(config),
       cwd: config.cwd,
       stderr: 'pipe',
       ...(options.maxMessageBytes && { maxBufferSize: options.maxMessageBytes }),

@@ -1,0 +1,43 @@
+// Owns <data-dir>/recent-servers.json: when clients last called each server (by server identity,
+// src/servers/identity.ts), kept for RECENT_DAYS. `serve` writes it at start and at shutdown from
+// its per-tool call counts; the early start of the next `serve --stdio` reads it to decide which
+// servers to start before the gateway has loaded (serve-prestart.ts). Checked by hand, not with
+// zod: it is read before zod is loaded, and a file that does not look right is simply ignored.
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../config/atomic-file.js';
+
+export const RECENT_SERVERS_FILE = 'recent-servers.json';
+/** A server called within this many days counts as recently used. */
+export const RECENT_DAYS = 14;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** identity → when a client last called the server (ms since the epoch); empty when unknown. */
+export function readRecentServers(dataDir: string): Map<string, number> {
+  const recent = new Map<string, number>();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path.join(dataDir, RECENT_SERVERS_FILE), 'utf8'));
+  } catch {
+    return recent; // no file yet (a new data dir), or unreadable: nothing counts as recent
+  }
+  const calledAt = typeof parsed === 'object' && parsed !== null ? (parsed as { calledAt?: unknown }).calledAt : undefined;
+  if (typeof calledAt !== 'object' || calledAt === null) return recent;
+  for (const [identity, at] of Object.entries(calledAt)) if (typeof at === 'number' && Number.isFinite(at)) recent.set(identity, at);
+  return recent;
+}
+
+/** Merges `called` into the file (the newer time wins per identity) and drops what is older than RECENT_DAYS. */
+export function writeRecentServers(dataDir: string, called: ReadonlyMap<string, number>, now = Date.now()): void {
+  const merged = readRecentServers(dataDir);
+  for (const [identity, at] of called) merged.set(identity, Math.max(at, merged.get(identity) ?? 0));
+  const cutoff = now - RECENT_DAYS * DAY_MS;
+  const kept = Object.fromEntries([...merged].filter(([, at]) => at >= cutoff));
+  mkdirSync(dataDir, { recursive: true });
+  writeFileAtomic(path.join(dataDir, RECENT_SERVERS_FILE), `${JSON.stringify({ version: 1, calledAt: kept }, null, 2)}\n`);
+}
+
+/** Whether a time is recent enough to count. */
+export function isRecent(at: number | undefined, now = Date.now()): boolean {
+  return at !== undefined && at >= now - RECENT_DAYS * DAY_MS;
+}

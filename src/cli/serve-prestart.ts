@@ -1,0 +1,157 @@
+// Owns the early start of `serve --stdio`: imported first by main.ts, it reads the config file as
+// plain JSON (before commander, zod, the SDK and the gateway load, which take most of a second) and
+// starts the stdio servers a session is about to need, so their start overlaps the gateway's own.
+// Which servers (docs/performance.md, "First call"):
+//   - those the gateway starts at boot anyway (`lazy: false`, `preconnect`, lazy start off);
+//   - those clients called in recent runs on this data dir (recent-servers.ts), the most recent
+//     PRESTART_MAX_RECENT of them;
+//   - the config's only server;
+// never one marked `"lazy": true`, never over HTTP (a long-lived face) or on Windows. The loaded
+// configuration has the last word: a connection adopts an early child only when it was started
+// exactly as the connection would start it (src/servers/prestart.ts); anything else is stopped.
+// Nothing here can fail `serve`: a config it cannot read starts nothing, and the real loader reports it.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseJsonc } from '../config/json.js';
+import { expandEnvDeep, isPlainObject } from '../config/expand.js';
+import { gatewayChain, markChildren, selfReference } from '../config/self-reference.js';
+import { serverIdentity } from '../servers/identity.js';
+import { prestart } from '../servers/prestart.js';
+import { stdioSpawnSpec, type StdioLaunch } from '../servers/spawn-spec.js';
+import { dataDirOf } from './data-dir.js';
+import { isRecent, readRecentServers } from './recent-servers.js';
+
+/** At most this many servers are started early for being called lately (eager and only servers come on top). */
+export const PRESTART_MAX_RECENT = 4;
+
+/** What the early start did, for serve's log. */
+export interface PrestartOutcome {
+  started: Array<{ key: string; why: 'eager' | 'recent' | 'only server' }>;
+  /** Why nothing was looked at (e.g. --http), when so. */
+  skipped?: string;
+}
+
+export const prestartOutcome: PrestartOutcome = { started: [] };
+
+/** A stdio entry as far as the early start understands it. */
+interface EarlyEntry {
+  key: string;
+  launch: StdioLaunch;
+  identity: string;
+  lazy: boolean | undefined;
+}
+
+/** Starts the servers the rule above picks for `serve <args>`; returns what it did. */
+export function prestartServe(args: string[], env: NodeJS.ProcessEnv = process.env, now = Date.now()): PrestartOutcome {
+  const outcome: PrestartOutcome = { started: [] };
+  const { values } = parseArgs({
+    args,
+    strict: false,
+    allowPositionals: true,
+    options: { config: { type: 'string', short: 'c' }, 'data-dir': { type: 'string' }, http: { type: 'boolean' }, daemon: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (process.platform === 'win32') return { ...outcome, skipped: 'not on Windows' };
+  if (values.http || values.daemon || values.help) return { ...outcome, skipped: 'not serving stdio' };
+  const file = path.resolve(typeof values.config === 'string' ? values.config : './.mcp.json');
+  if (gatewayChain(env).includes(file)) return { ...outcome, skipped: 'started by a gateway on the same file' };
+  let root: unknown;
+  try {
+    root = parseJsonc(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return { ...outcome, skipped: `config not read: ${(error as Error).message}` };
+  }
+  if (!isPlainObject(root)) return { ...outcome, skipped: 'config is not an object' };
+  const servers = root.mcpServers ?? root.servers;
+  if (!isPlainObject(servers) || (root.mcpServers !== undefined && root.servers !== undefined)) return { ...outcome, skipped: 'no server list' };
+
+  const baseDir = path.dirname(file);
+  const settings = settingsOf(root, baseDir);
+  const enabled = Object.entries(servers).filter(([, raw]) => isPlainObject(raw) && raw.disabled !== true && raw.enabled !== false);
+  markChildren(file); // the marker every child gets (loadContext sets the same one)
+  const entries = enabled.flatMap(([key, raw]) => earlyEntry(key, raw as Record<string, unknown>, baseDir, env));
+  const recent = readRecentServers(dataDirOf({ dataDir: typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined }));
+
+  const picked = new Map<string, PrestartOutcome['started'][number]['why']>();
+  for (const entry of entries) {
+    if (entry.lazy === false || settings.lazy === false || settings.preconnect.includes(entry.key)) picked.set(entry.key, 'eager');
+  }
+  const calledLately = entries
+    .filter((entry) => entry.lazy !== true && isRecent(recent.get(entry.identity), now))
+    .sort((a, b) => recent.get(b.identity)! - recent.get(a.identity)!)
+    .slice(0, PRESTART_MAX_RECENT);
+  for (const entry of calledLately) if (!picked.has(entry.key)) picked.set(entry.key, 'recent');
+  if (enabled.length === 1 && entries.length === 1 && entries[0].lazy !== true && !picked.has(entries[0].key)) picked.set(entries[0].key, 'only server');
+
+  for (const entry of entries) {
+    const why = picked.get(entry.key);
+    if (!why) continue;
+    prestart(entry.key, stdioSpawnSpec(entry.launch));
+    outcome.started.push({ key: entry.key, why });
+  }
+  return outcome;
+}
+
+/** The entry's launch as the loader would normalize it, or nothing when it is not a plain stdio entry. */
+function earlyEntry(key: string, raw: Record<string, unknown>, baseDir: string, env: NodeJS.ProcessEnv): EarlyEntry[] {
+  const stdio = raw.type === 'stdio' || (raw.type === undefined && typeof raw.command === 'string' && !('url' in raw));
+  if (!stdio || key.trim() === '' || key === '__proto__') return [];
+  let command: unknown, args: unknown, entryEnv: unknown, cwd: unknown;
+  try {
+    command = expandEnvDeep(raw.command, env, 'command');
+    args = expandEnvDeep(raw.args ?? [], env, 'args');
+    entryEnv = expandEnvDeep(raw.env ?? {}, env, 'env');
+    cwd = raw.cwd === undefined ? undefined : expandEnvDeep(raw.cwd, env, 'cwd');
+  } catch {
+    return []; // an unset variable: the loader skips the entry with a warning
+  }
+  if (typeof command !== 'string' || command === '' || !isStrings(args) || !isPlainObject(entryEnv) || !isStrings(Object.values(entryEnv))) return [];
+  if (cwd !== undefined && typeof cwd !== 'string') return [];
+  const launch: StdioLaunch = {
+    command,
+    args,
+    env: entryEnv as Record<string, string>,
+    ...(cwd !== undefined && { cwd: path.resolve(baseDir, cwd) }),
+    ...(raw.inheritEnv === true && { inheritEnv: true }),
+  };
+  if (selfReference(launch, baseDir)) return [];
+  const selection = {
+    ...(isStrings(raw.enabledTools) && { enabledTools: [...raw.enabledTools] }),
+    ...(isStrings(raw.disabledTools) && { disabledTools: [...raw.disabledTools] }),
+  };
+  const identity = serverIdentity({ key, transport: 'stdio', ...launch, disabled: false, ...selection });
+  return [{ key, launch, identity, lazy: typeof raw.lazy === 'boolean' ? raw.lazy : undefined }];
+}
+
+/** `lazy` and `preconnect` from switchboard.json beside the file and the file's own "switchboard" block (which wins). */
+function settingsOf(root: Record<string, unknown>, baseDir: string): { lazy?: boolean; preconnect: string[] } {
+  const blocks: unknown[] = [];
+  try {
+    const sidecar = parseJsonc(readFileSync(path.join(baseDir, 'switchboard.json'), 'utf8'));
+    blocks.push(isPlainObject(sidecar) && Object.keys(sidecar).length === 1 && 'switchboard' in sidecar ? sidecar.switchboard : sidecar);
+  } catch {
+    // none, or unreadable: the loader reports a broken one
+  }
+  blocks.push(root.switchboard);
+  const settings: { lazy?: boolean; preconnect: string[] } = { preconnect: [] };
+  for (const block of blocks) {
+    if (!isPlainObject(block)) continue;
+    if (typeof block.lazy === 'boolean') settings.lazy = block.lazy;
+    if (isStrings(block.preconnect)) settings.preconnect = block.preconnect;
+  }
+  return settings;
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+// The side effect main.ts imports this module for: before anything heavy loads. A failure here only
+// means nothing starts early; serve logs why (serve-early-servers.ts) and goes on lazily.
+if (process.argv[2] === 'serve') {
+  try {
+    Object.assign(prestartOutcome, prestartServe(process.argv.slice(3)));
+  } catch (error) {
+    prestartOutcome.skipped = `early start failed: ${(error as Error).message}`;
+  }
+}

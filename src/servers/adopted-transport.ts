@@ -1,0 +1,103 @@
+// Owns the client transport over a stdio server's child that was started before its connection
+// existed (prestart.ts): newline-delimited JSON-RPC on the child's stdin and stdout, as the SDK's
+// stdio transport speaks it, with the same start, close and error behaviour (a child that failed to
+// start or has exited fails start() the way a fresh spawn would fail the handshake).
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { ChildProcess } from 'node:child_process';
+import type { PrestartedChild } from './prestart.js';
+
+/** How long close() waits for the child after ending its stdin, and again after SIGTERM. */
+const CLOSE_GRACE_MS = 2000;
+
+export class AdoptedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private readonly readBuffer: ReadBuffer;
+  private closed = false;
+
+  constructor(private readonly adopted: PrestartedChild, options: { maxBufferSize?: number } = {}) {
+    this.readBuffer = new ReadBuffer({ maxBufferSize: options.maxBufferSize });
+    this.child = adopted.child;
+    // The child may end before start(): remembered so start() fails instead of waiting forever.
+    adopted.child.once('close', () => {
+      this.closed = true;
+    });
+  }
+
+  get pid(): number | null {
+    return this.adopted.spawnError ? null : this.child?.pid ?? null;
+  }
+
+  get stderr(): NodeJS.ReadableStream | null {
+    return this.adopted.child.stderr;
+  }
+
+  async start(): Promise<void> {
+    const child = this.child;
+    if (!child) throw new Error('AdoptedStdioTransport already closed');
+    if (this.adopted.spawnError) throw this.adopted.spawnError;
+    child.on('error', (error) => this.onerror?.(error));
+    child.stdin?.on('error', (error) => this.onerror?.(error));
+    child.stdout?.on('error', (error) => this.onerror?.(error));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      try {
+        this.readBuffer.append(chunk);
+        this.deliver();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        this.close().catch(() => undefined);
+      }
+    });
+    child.once('close', () => {
+      this.child = undefined;
+      this.onclose?.();
+    });
+    // Ended before it was adopted: the handshake fails now, as it would have with a child of our own.
+    if (this.closed || child.exitCode !== null || child.signalCode !== null) {
+      queueMicrotask(() => {
+        if (this.child !== child) return;
+        this.child = undefined;
+        this.onclose?.();
+      });
+    }
+  }
+
+  private deliver(): void {
+    for (;;) {
+      try {
+        const message = this.readBuffer.readMessage();
+        if (message === null) return;
+        this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || this.closed) return reject(new Error('Not connected'));
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Ends the child's stdin and waits for it to exit (SIGTERM, then SIGKILL, after a grace each); its exit calls onclose. */
+  async close(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (child && !this.closed) {
+      const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+      const within = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
+      child.stdin?.end();
+      if (!(await within(CLOSE_GRACE_MS))) {
+        child.kill('SIGTERM');
+        if (!(await within(CLOSE_GRACE_MS))) child.kill('SIGKILL');
+      }
+    }
+    this.readBuffer.clear();
+  }
+}

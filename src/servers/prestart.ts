@@ -1,0 +1,79 @@
+// Owns the stdio servers `serve` starts before the gateway's own modules have loaded (the rule that
+// picks them is in src/cli/serve-prestart.ts): each child waits here, its output buffered in its
+// pipes, until the first connection to that server adopts it (transport.ts). A connection adopts a
+// child only when it was started exactly as the connection would start it (spawn-spec.ts); any
+// other child, and one nobody adopted in time, is stopped with its whole tree. Light on purpose.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Logger } from '../logging/logger.js';
+import { closeAndReap, trackTree } from './process-tree.js';
+import { sameSpawnSpec, type StdioSpawnSpec } from './spawn-spec.js';
+
+/** A child started early, as a connection finds it. */
+export interface PrestartedChild {
+  key: string;
+  spec: StdioSpawnSpec;
+  child: ChildProcess;
+  /** When it was started (Date.now()). */
+  startedAt: number;
+  /** Set when the child could not be started (e.g. ENOENT); the connection reports it as its own start would. */
+  spawnError?: Error;
+}
+
+const waiting = new Map<string, PrestartedChild>();
+
+/** Starts a server's child now, for the first connection to `key` to adopt (one per key). */
+export function prestart(key: string, spec: StdioSpawnSpec): PrestartedChild {
+  const started = waiting.get(key);
+  if (started) return started;
+  const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
+  const entry: PrestartedChild = { key, spec, child, startedAt: Date.now() };
+  // Until adopted, a failed start is remembered (and reported by the adopting connection), never thrown.
+  child.once('error', (error) => {
+    entry.spawnError = error;
+  });
+  child.stdin?.on('error', () => undefined);
+  if (child.pid) trackTree(child.pid); // killed at our exit if nothing stopped it before
+  waiting.set(key, entry);
+  return entry;
+}
+
+/** Server keys whose early child waits for its connection. */
+export function prestartedKeys(): string[] {
+  return [...waiting.keys()];
+}
+
+/**
+ * The early child of `key` when it was started with exactly `spec` (it leaves the registry: one
+ * adoption). A child started differently is stopped, and the caller starts its own.
+ */
+export function claimPrestarted(key: string, spec: StdioSpawnSpec, log?: Logger): PrestartedChild | undefined {
+  const entry = waiting.get(key);
+  if (!entry) return undefined;
+  waiting.delete(key);
+  if (sameSpawnSpec(entry.spec, spec)) return entry;
+  log?.warn({ server: key }, 'the server started early was started differently than its configuration says; stopping it and starting it again');
+  void stopChild(entry, log);
+  return undefined;
+}
+
+/**
+ * Stops the early children nobody adopted: every one, or those `keep` refuses (a server the loaded
+ * configuration does not have, or has with other settings). Returns the keys stopped.
+ */
+export async function discardPrestarted(log: Logger | undefined, keep: (entry: PrestartedChild) => boolean = () => false): Promise<string[]> {
+  const stopped = [...waiting.values()].filter((entry) => !keep(entry));
+  for (const entry of stopped) waiting.delete(entry.key);
+  await Promise.all(stopped.map((entry) => stopChild(entry, log)));
+  return stopped.map((entry) => entry.key);
+}
+
+/** Grace before SIGTERM and again before SIGKILL, as for a connection's own child. */
+const STOP_GRACE_MS = 2000;
+
+async function stopChild(entry: PrestartedChild, log: Logger | undefined): Promise<void> {
+  const child = entry.child;
+  const quiet = { warn: () => undefined } as unknown as Logger;
+  await closeAndReap({ close: async () => void child.stdin?.end() }, entry.spawnError ? null : child.pid ?? null, STOP_GRACE_MS, log ?? quiet);
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+}

@@ -1,0 +1,102 @@
+// The early start of `serve --stdio` (src/cli/serve-prestart.ts): the config's only server, and the
+// servers clients called in recent runs, are running before the client has sent anything, and the
+// first call is answered by that very process (adopted, not started twice); servers nobody called
+// stay lazy. A server marked `"lazy": true` is never started early, and nothing is over HTTP.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { connectStdio, descendants, fixtureServer, startHttpGateway, waitFor, writeConfig } from '../helpers/gateway.js';
+import { INITIALIZE_PARAMS, rawStdio } from '../helpers/wire.js';
+
+const ANY = z.any();
+
+function rawServer(name: string) {
+  return fixtureServer('raw-server.ts', [`--marker=${name}`], { RAW_SERVER_NAME: name });
+}
+
+/** Marker name → pid of the raw servers running under a process. */
+async function runningServers(pid: number): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (const child of await descendants(pid)) {
+    try {
+      const marker = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').find((a) => a.startsWith('--marker='));
+      if (marker) found.set(marker.slice('--marker='.length), child);
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+describe('servers started before the gateway has loaded (serve --stdio)', () => {
+  it('starts the only server at once and answers the first call with that same process', { timeout: 60_000 }, async () => {
+    const config = await writeConfig({ only: rawServer('only') });
+    const client = rawStdio(config);
+    try {
+      // Nothing sent yet: the server runs already.
+      const early = await waitFor(async () => (await runningServers(client.child.pid!)).get('only'), 'the only server to start before any request');
+      client.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS });
+      expect((await client.answer(1)).error).toBeUndefined();
+      client.send({ method: 'notifications/initialized' });
+      client.send({ id: 2, method: 'tools/call', params: { name: 'only_echo', arguments: { n: 1 } } });
+      const call = await client.answer(2, 40_000);
+      expect(JSON.parse((call.result as { content: Array<{ text: string }> }).content[0].text)).toEqual({ tool: 'echo', arguments: { n: 1 } });
+      expect([...(await runningServers(client.child.pid!))]).toEqual([['only', early]]);
+      expect(client.stderr()).toContain('servers started early, before the gateway loaded');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('starts the servers called in a recent run, leaves the others lazy, and never one marked lazy: true', { timeout: 120_000 }, async () => {
+    const config = await writeConfig({ a: rawServer('a'), b: rawServer('b'), c: rawServer('c'), d: { ...rawServer('d'), lazy: true } });
+    // First run: every server is listed once (cached for the next start); b and d are called.
+    const first = await connectStdio(config);
+    try {
+      await first.client.request({ method: 'tools/list', params: {} }, ANY);
+      await first.client.request({ method: 'tools/call', params: { name: 'b_echo', arguments: {} } }, ANY);
+      await first.client.request({ method: 'tools/call', params: { name: 'd_echo', arguments: {} } }, ANY);
+    } finally {
+      await first.close();
+    }
+    const recent = path.join(path.dirname(config), 'data', 'recent-servers.json');
+    await waitFor(() => {
+      try {
+        return Object.keys(JSON.parse(readFileSync(recent, 'utf8')).calledAt).length === 2;
+      } catch {
+        return false;
+      }
+    }, 'the first run to write recent-servers.json at shutdown');
+
+    const second = rawStdio(config);
+    try {
+      await waitFor(async () => (await runningServers(second.child.pid!)).has('b'), 'b to start before any request');
+      second.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS });
+      await second.answer(1);
+      second.send({ method: 'notifications/initialized' });
+      second.send({ id: 2, method: 'tools/list', params: {} });
+      const names = ((await second.answer(2)).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['a_echo', 'b_echo', 'c_echo', 'd_echo']));
+      // The listing came from the cache: a, c and d (lazy: true, though called) were not started.
+      expect([...(await runningServers(second.child.pid!)).keys()]).toEqual(['b']);
+      const pidOfB = (await runningServers(second.child.pid!)).get('b');
+      second.send({ id: 3, method: 'tools/call', params: { name: 'b_echo', arguments: { again: true } } });
+      expect((await second.answer(3, 40_000)).error).toBeUndefined();
+      expect((await runningServers(second.child.pid!)).get('b')).toBe(pidOfB);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('starts nothing early over HTTP', { timeout: 60_000 }, async () => {
+    const config = await writeConfig({ only: rawServer('only-http') });
+    const gateway = await startHttpGateway(config);
+    try {
+      await waitFor(() => gateway.log.records().some((r) => r.msg === 'listening'), 'the HTTP face to listen');
+      expect(gateway.log.records().some((r) => r.msg === 'servers started early, before the gateway loaded')).toBe(false);
+    } finally {
+      await gateway.close();
+    }
+  });
+});

@@ -1,0 +1,46 @@
+// The registry of children started early (src/servers/prestart.ts) with real child processes: a
+// connection adopts a child only when it was started exactly as the connection would start it (any
+// other is stopped), one adoption per child, unadopted ones are stopped on demand; the spec's safe
+// environment is the SDK's own.
+import { describe, expect, it } from 'vitest';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { claimPrestarted, discardPrestarted, prestart, prestartedKeys } from '../../src/servers/prestart.js';
+import { safeBaseEnvironment, stdioSpawnSpec } from '../../src/servers/spawn-spec.js';
+import { isAlive, waitFor } from '../helpers/gateway.js';
+
+/** A child that stays up until its stdin ends. */
+const idle = (tag: string) => stdioSpawnSpec({ command: process.execPath, args: ['-e', 'process.stdin.resume(); process.stdin.on("end", () => process.exit(0))', tag], env: {} });
+
+describe('children started early', () => {
+  it('gives the safe base environment the SDK gives', () => {
+    expect(safeBaseEnvironment()).toEqual(getDefaultEnvironment());
+  });
+
+  it('hands a child over once, to a connection that would start it the same way', async () => {
+    prestart('same', idle('same'));
+    const adopted = claimPrestarted('same', idle('same'));
+    expect(adopted?.child.pid).toBeGreaterThan(0);
+    expect(claimPrestarted('same', idle('same'))).toBeUndefined();
+    adopted!.child.stdin!.end();
+    await waitFor(() => !isAlive(adopted!.child.pid!), 'the adopted child to exit when its stdin ends');
+  });
+
+  it('stops a child started differently instead of handing it over', async () => {
+    const early = prestart('changed', idle('before'));
+    expect(claimPrestarted('changed', idle('after'))).toBeUndefined();
+    expect(prestartedKeys()).not.toContain('changed');
+    await waitFor(() => !isAlive(early.child.pid!), 'the mismatched child to be stopped');
+  });
+
+  it('stops the children nobody adopted, keeping those asked for', async () => {
+    prestart('kept', idle('kept'));
+    prestart('unused', idle('unused'));
+    const stopped = await discardPrestarted(undefined, (entry) => entry.key === 'kept');
+    expect(stopped).toEqual(['unused']);
+    expect(prestartedKeys()).toEqual(['kept']);
+    const kept = claimPrestarted('kept', idle('kept'))!;
+    expect(isAlive(kept.child.pid!)).toBe(true);
+    kept.child.stdin!.end();
+    expect(await discardPrestarted(undefined)).toEqual([]);
+  });
+});
