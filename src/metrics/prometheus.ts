@@ -1,7 +1,4 @@
 // Owns the Prometheus view of the gateway: call counters, latency histogram, server states and sessions (prom-client).
-// A finished call is queued, not observed: prom-client validates and hashes labels on every inc and
-// observe (about 9 µs a call on the stdio face's profile), so the queue is folded in when the
-// metrics are read, or once it holds PENDING_CALLS_MAX calls (its memory stays bounded).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { FAILURE_OUTCOMES, type CallOutcome } from '../store/types.js';
 
@@ -25,7 +22,7 @@ export interface MetricsRegistry {
   readonly registry: Registry;
   /** Content-Type header value for `render()`'s output. */
   readonly contentType: string;
-  /** Counts a finished call and observes its duration (queued until the next render). Failures (not ok, not cancelled) also count as errors. */
+  /** Counts a finished call and observes its duration. Failures (not ok, not cancelled) also count as errors. */
   observeCall(server: string, tool: string, outcome: CallOutcome, durationMs: number): void;
   /** Sets switchboard_server_state to 1 for `state` and 0 for every other state seen for this server. */
   setConnectionState(server: string, state: string): void;
@@ -37,15 +34,6 @@ export interface MetricsRegistry {
 }
 
 const FAILURES = new Set<string>(FAILURE_OUTCOMES);
-/** Calls queued before they are folded into the series even when nobody reads them. */
-const PENDING_CALLS_MAX = 4096;
-
-interface PendingCall {
-  server: string;
-  tool: string;
-  outcome: CallOutcome;
-  durationMs: number;
-}
 
 export function createMetricsRegistry(options: MetricsRegistryOptions = {}): MetricsRegistry {
   const registry = new Registry();
@@ -84,23 +72,14 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
   });
 
   const statesByServer = new Map<string, Set<string>>();
-  let pending: PendingCall[] = [];
-  const fold = () => {
-    const queued = pending;
-    pending = [];
-    for (const { server, tool, outcome, durationMs } of queued) {
-      calls.inc({ server, tool, outcome });
-      if (FAILURES.has(outcome)) errors.inc({ server, tool });
-      if (Number.isFinite(durationMs) && durationMs >= 0) duration.observe({ server, tool }, durationMs / 1000);
-    }
-  };
 
   return {
     registry,
     contentType: registry.contentType,
     observeCall(server, tool, outcome, durationMs) {
-      pending.push({ server, tool, outcome, durationMs });
-      if (pending.length >= PENDING_CALLS_MAX) fold();
+      calls.inc({ server, tool, outcome });
+      if (FAILURES.has(outcome)) errors.inc({ server, tool });
+      if (Number.isFinite(durationMs) && durationMs >= 0) duration.observe({ server, tool }, durationMs / 1000);
     },
     setConnectionState(server, state) {
       let seen = statesByServer.get(server);
@@ -118,9 +97,6 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
     setOpenSessions(n) {
       sessions.set(n);
     },
-    render: () => {
-      fold();
-      return registry.metrics();
-    },
+    render: () => registry.metrics(),
   };
 }
