@@ -10,11 +10,14 @@
 // configuration has the last word: a connection adopts an early child only when it was started
 // exactly as the connection would start it (src/servers/prestart.ts); anything else is stopped.
 // Nothing here can fail `serve`: a config it cannot read starts nothing, and the real loader reports it.
+// How entries are read (which list, disabled, implied type, expansion, the absolute launch) is the
+// loader's own zod-free half, config/raw-entries.ts; this module only picks which of them start early.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseJsonc } from '../config/json.js';
-import { expandEnvDeep, isPlainObject } from '../config/expand.js';
+import { isPlainObject } from '../config/expand.js';
+import { absoluteStdioLaunch, entryType, expandEntry, isAmbiguousEntry, isDisabledEntry, isStrings, plainStdioFields, serverKeyProblem, serverListOf, settingsFileFor, unwrapSettingsFile } from '../config/raw-entries.js';
 import { gatewayChain, markChildren, selfReference } from '../config/self-reference.js';
 import { serverIdentity } from '../servers/identity.js';
 import { prestart } from '../servers/prestart.js';
@@ -62,12 +65,12 @@ export function prestartServe(args: string[], env: NodeJS.ProcessEnv = process.e
     return { ...outcome, skipped: `config not read: ${(error as Error).message}` };
   }
   if (!isPlainObject(root)) return { ...outcome, skipped: 'config is not an object' };
-  const servers = root.mcpServers ?? root.servers;
-  if (!isPlainObject(servers) || (root.mcpServers !== undefined && root.servers !== undefined)) return { ...outcome, skipped: 'no server list' };
+  const list = serverListOf(root);
+  if ('problem' in list) return { ...outcome, skipped: 'no server list' };
 
   const baseDir = path.dirname(file);
-  const settings = settingsOf(root, baseDir);
-  const enabled = Object.entries(servers).filter(([, raw]) => isPlainObject(raw) && raw.disabled !== true && raw.enabled !== false);
+  const settings = settingsOf(root, file);
+  const enabled = Object.entries(list.entries).filter(([, raw]) => isPlainObject(raw) && !isDisabledEntry(raw));
   markChildren(file); // the marker every child gets (loadContext sets the same one)
   const entries = enabled.flatMap(([key, raw]) => earlyEntry(key, raw as Record<string, unknown>, baseDir, env));
   const recent = readRecentServers(dataDirOf({ dataDir: typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined }));
@@ -94,26 +97,16 @@ export function prestartServe(args: string[], env: NodeJS.ProcessEnv = process.e
 
 /** The entry's launch as the loader would normalize it, or nothing when it is not a plain stdio entry. */
 function earlyEntry(key: string, raw: Record<string, unknown>, baseDir: string, env: NodeJS.ProcessEnv): EarlyEntry[] {
-  const stdio = raw.type === 'stdio' || (raw.type === undefined && typeof raw.command === 'string' && !('url' in raw));
-  if (!stdio || key.trim() === '' || key === '__proto__') return [];
-  let command: unknown, args: unknown, entryEnv: unknown, cwd: unknown;
+  if (serverKeyProblem(key) || isAmbiguousEntry(raw) || entryType(raw) !== 'stdio') return [];
+  let expanded: Record<string, unknown>;
   try {
-    command = expandEnvDeep(raw.command, env, 'command');
-    args = expandEnvDeep(raw.args ?? [], env, 'args');
-    entryEnv = expandEnvDeep(raw.env ?? {}, env, 'env');
-    cwd = raw.cwd === undefined ? undefined : expandEnvDeep(raw.cwd, env, 'cwd');
+    expanded = expandEntry(raw, env);
   } catch {
-    return []; // an unset variable: the loader skips the entry with a warning
+    return []; // an unset variable: the loader skips the entry with a warning (or reports a bad reference)
   }
-  if (typeof command !== 'string' || command === '' || !isStrings(args) || !isPlainObject(entryEnv) || !isStrings(Object.values(entryEnv))) return [];
-  if (cwd !== undefined && typeof cwd !== 'string') return [];
-  const launch: StdioLaunch = {
-    command,
-    args,
-    env: entryEnv as Record<string, string>,
-    ...(cwd !== undefined && { cwd: path.resolve(baseDir, cwd) }),
-    ...(raw.inheritEnv === true && { inheritEnv: true }),
-  };
+  const fields = plainStdioFields(expanded);
+  if (!fields) return []; // the loader reports what is wrong with it
+  const launch: StdioLaunch = absoluteStdioLaunch(fields, baseDir);
   if (selfReference(launch, baseDir)) return [];
   const selection = {
     ...(isStrings(raw.enabledTools) && { enabledTools: [...raw.enabledTools] }),
@@ -124,11 +117,12 @@ function earlyEntry(key: string, raw: Record<string, unknown>, baseDir: string, 
 }
 
 /** `lazy` and `preconnect` from switchboard.json beside the file and the file's own "switchboard" block (which wins). */
-function settingsOf(root: Record<string, unknown>, baseDir: string): { lazy?: boolean; preconnect: string[] } {
+function settingsOf(root: Record<string, unknown>, file: string): { lazy?: boolean; preconnect: string[] } {
   const blocks: unknown[] = [];
+  const sidecarFile = settingsFileFor(file);
   try {
-    const sidecar = parseJsonc(readFileSync(path.join(baseDir, 'switchboard.json'), 'utf8'));
-    blocks.push(isPlainObject(sidecar) && Object.keys(sidecar).length === 1 && 'switchboard' in sidecar ? sidecar.switchboard : sidecar);
+    const sidecar = sidecarFile === undefined ? undefined : parseJsonc(readFileSync(sidecarFile, 'utf8'));
+    if (isPlainObject(sidecar)) blocks.push(unwrapSettingsFile(sidecar));
   } catch {
     // none, or unreadable: the loader reports a broken one
   }
@@ -140,10 +134,6 @@ function settingsOf(root: Record<string, unknown>, baseDir: string): { lazy?: bo
     if (isStrings(block.preconnect)) settings.preconnect = block.preconnect;
   }
   return settings;
-}
-
-function isStrings(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 // The side effect main.ts imports this module for: before anything heavy loads. A failure here only

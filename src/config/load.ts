@@ -1,28 +1,27 @@
 // Owns reading a config file (plus an optional switchboard.json beside it) into a validated LoadedConfig.
+// The rules entries follow before validation (which list, keys, disabled, implied type, expansion, the
+// absolute launch) are raw-entries.ts, shared with serve's early start, which cannot load zod.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from './errors.js';
-import { expandEnvDeep, isPlainObject, UnsetVariableError } from './expand.js';
+import { isPlainObject, UnsetVariableError } from './expand.js';
 import { describeIssue } from './issues.js';
 import { JsonSyntaxError, parseJsonc } from './json.js';
 import { configFileSchema, serverEntrySchema, type SettingsInput, type ServerEntry } from './schema.js';
 import { parseSettingsBlock, resolveSettings } from './settings.js';
 import { gatewayChain, selfReference } from './self-reference.js';
+import { absoluteStdioLaunch, expandEntry, isAmbiguousEntry, isDisabledEntry, serverKeyProblem, serverListOf, settingsFileFor, unwrapSettingsFile } from './raw-entries.js';
 import type { ConfigWarning, LoadedConfig, ServerConfig } from './types.js';
 
 export type { LoadedConfig, ServerConfig, SwitchboardSettings } from './types.js';
 
-/** Name of the optional settings file looked for next to the config file. */
-export const SETTINGS_FILE_NAME = 'switchboard.json';
+export { SETTINGS_FILE_NAME, settingsFileFor } from './raw-entries.js';
 
 /** Text of a switchboard.json to merge under the config file's own "switchboard" block. */
 export interface SettingsSource {
   text: string;
   file: string;
 }
-
-/** Fields whose strings get ${VAR} expansion (values only, never keys). */
-const EXPANDED_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'oauth'] as const;
 
 /**
  * Reads and validates `file`, and `switchboard.json` in the same folder when it exists.
@@ -33,12 +32,6 @@ export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.
   const sidecarFile = settingsFileFor(file);
   const sidecarText = sidecarFile === undefined ? undefined : await readConfigText(sidecarFile, false);
   return parseConfig(text!, file, env, sidecarText === undefined ? undefined : { text: sidecarText, file: sidecarFile! });
-}
-
-/** The switchboard.json that belongs to a config file (undefined when the config file is one itself). */
-export function settingsFileFor(file: string): string | undefined {
-  if (path.basename(file) === SETTINGS_FILE_NAME) return undefined;
-  return path.join(path.dirname(file), SETTINGS_FILE_NAME);
 }
 
 async function readConfigText(file: string, required: boolean): Promise<string | undefined> {
@@ -72,22 +65,19 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     const { field, reason } = describeIssue(top.error.issues[0], root);
     throw new ConfigError(reason, { file, field });
   }
-  const { mcpServers, servers } = top.data;
-  if (mcpServers !== undefined && servers !== undefined) {
-    throw new ConfigError('has both "mcpServers" and "servers"; keep one of them', { file });
-  }
-  const entries = mcpServers ?? servers;
-  if (entries === undefined) {
+  // The schema has checked the shapes; the raw entries keep every key ("__proto__" included, which records drop).
+  const list = serverListOf(root);
+  if ('problem' in list) {
     throw new ConfigError(
-      'no servers: expected a "mcpServers" object (Claude Code, Cursor, Claude Desktop) or a "servers" object (VS Code)',
+      list.problem === 'both'
+        ? 'has both "mcpServers" and "servers"; keep one of them'
+        : 'no servers: expected a "mcpServers" object (Claude Code, Cursor, Claude Desktop) or a "servers" object (VS Code)',
       { file },
     );
   }
-
-  // "__proto__" cannot be a server key (schema records drop it); say so instead of losing the entry.
-  const rawEntries = root[mcpServers !== undefined ? 'mcpServers' : 'servers'];
-  if (typeof rawEntries === 'object' && rawEntries !== null && Object.prototype.hasOwnProperty.call(rawEntries, '__proto__')) {
-    throw new ConfigError('"__proto__" cannot be a server key (it is reserved in JavaScript); rename the server', { file, serverKey: '__proto__' });
+  for (const key of Object.keys(list.entries)) {
+    const problem = serverKeyProblem(key);
+    if (problem) throw new ConfigError(problem, { file, serverKey: key });
   }
   const baseDir = path.dirname(absolute);
   // An entry that cannot be served (an unset variable, Switchboard itself) is skipped with a warning; the rest are served.
@@ -98,17 +88,17 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
       { file },
     );
   }
-  const list: ServerConfig[] = [];
-  for (const [key, raw] of Object.entries(entries)) {
+  const servers: ServerConfig[] = [];
+  for (const [key, raw] of Object.entries(list.entries)) {
     const server = parseServer(key, raw, { file, baseDir, env }, warnings);
-    if (server) list.push(server);
+    if (server) servers.push(server);
   }
 
   const blocks: SettingsInput[] = [];
   if (settings) blocks.push(parseSettingsBlock(unwrapSettingsFile(parseRoot(settings.text, settings.file)), settings.file, ''));
   if (top.data.switchboard !== undefined) blocks.push(parseSettingsBlock(top.data.switchboard, file, 'switchboard'));
 
-  return { file: absolute, servers: list, settings: resolveSettings(...blocks), warnings };
+  return { file: absolute, servers, settings: resolveSettings(...blocks), warnings };
 }
 
 function parseRoot(text: string, file: string): Record<string, unknown> {
@@ -126,12 +116,6 @@ function parseRoot(text: string, file: string): Record<string, unknown> {
   return root;
 }
 
-/** switchboard.json holds the settings directly; a lone "switchboard" wrapper is accepted too. */
-function unwrapSettingsFile(root: Record<string, unknown>): unknown {
-  const keys = Object.keys(root);
-  return keys.length === 1 && keys[0] === 'switchboard' ? root.switchboard : root;
-}
-
 interface ServerContext {
   file: string;
   baseDir: string;
@@ -141,15 +125,15 @@ interface ServerContext {
 /** One entry, or undefined (with a warning pushed) when it is skipped. */
 function parseServer(key: string, raw: unknown, ctx: ServerContext, warnings: ConfigWarning[]): ServerConfig | undefined {
   const where = { file: ctx.file, serverKey: key };
-  if (key.trim() === '') throw new ConfigError('server keys must not be empty', where);
-  if (isPlainObject(raw) && raw.type === undefined && 'command' in raw && 'url' in raw) {
+  if (isPlainObject(raw) && isAmbiguousEntry(raw)) {
     throw new ConfigError('has both "command" and "url"; add "type": "stdio" or "type": "http" to say which', where);
   }
 
   let expanded: unknown = raw;
   try {
-    if (isPlainObject(raw)) expanded = expandFields(raw, ctx.env, where);
+    if (isPlainObject(raw)) expanded = expandEntry(raw, ctx.env);
   } catch (err) {
+    if (err instanceof ConfigError && !(err instanceof UnsetVariableError)) throw err.withLocation(where);
     if (!(err instanceof UnsetVariableError)) throw err;
     const skipped = new ConfigError(`skipped: environment variable ${JSON.stringify(err.variable)} is not set (set it, or give a default: \${${err.variable}:-value}); the other servers are served`, { ...where, field: err.where });
     warnings.push({ serverKey: key, message: skipped.message });
@@ -169,21 +153,8 @@ function parseServer(key: string, raw: unknown, ctx: ServerContext, warnings: Co
   return server;
 }
 
-function expandFields(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, where: { file: string; serverKey: string }) {
-  const out = { ...raw };
-  for (const field of EXPANDED_FIELDS) {
-    if (!(field in raw)) continue;
-    try {
-      out[field] = expandEnvDeep(raw[field], env, field);
-    } catch (err) {
-      throw err instanceof ConfigError && !(err instanceof UnsetVariableError) ? err.withLocation(where) : err;
-    }
-  }
-  return out;
-}
-
 function normalize(key: string, entry: ServerEntry, baseDir: string): ServerConfig {
-  const disabled = entry.disabled === true || entry.enabled === false;
+  const disabled = isDisabledEntry(entry);
   const description = {
     ...(entry.description === undefined ? {} : { description: entry.description }),
     ...(entry.lazy === undefined ? {} : { lazy: entry.lazy }),
@@ -196,11 +167,7 @@ function normalize(key: string, entry: ServerEntry, baseDir: string): ServerConf
     return {
       key,
       transport: 'stdio',
-      command: entry.command,
-      args: [...(entry.args ?? [])],
-      env: { ...(entry.env ?? {}) },
-      ...(entry.cwd === undefined ? {} : { cwd: path.resolve(baseDir, entry.cwd) }),
-      ...(entry.inheritEnv === true ? { inheritEnv: true } : {}),
+      ...absoluteStdioLaunch(entry, baseDir),
       disabled,
       ...description,
     };

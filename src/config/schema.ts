@@ -1,5 +1,7 @@
 // Owns the zod schemas for .mcp.json server entries and the "switchboard" settings block, and DEFAULT_SETTINGS.
 import { z } from 'zod';
+import { isPlainObject } from './expand.js';
+import { entryType } from './raw-entries.js';
 import type { ClientSettings, OptimizationBackendSettings, SwitchboardSettings } from './types.js';
 
 /** Every `type` a server entry may have; a missing type means stdio, or http when the entry has a `url`. */
@@ -70,13 +72,10 @@ export const remoteEntrySchema = z.looseObject({
   ...commonFields,
 });
 
-/** Fills in the implied `type` of an entry written without one, so the union below can discriminate. */
+/** Fills in the implied `type` of an entry written without one (raw-entries.ts), so the union below can discriminate. */
 function inferType(entry: unknown): unknown {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return entry;
-  const record = entry as Record<string, unknown>;
-  if (record.type !== undefined) return entry;
-  const type = 'url' in record && !('command' in record) ? 'http' : 'stdio';
-  return { ...record, type };
+  if (!isPlainObject(entry) || entry.type !== undefined) return entry;
+  return { ...entry, type: entryType(entry) };
 }
 
 /** One value of `mcpServers` / `servers`. */

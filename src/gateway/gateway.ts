@@ -1,10 +1,9 @@
 // Owns the Gateway, the composition root: it builds the services (server pool, one catalog per
 // capability profile, call recorder, search and ranking, toolsets, session router, configured servers)
-// and hands each consumer a narrow port (ports.ts); it keeps the live client sessions and fans out log
-// levels (log-level-fanout.ts). Nothing below the faces imports this module. Applying configuration and
+// and hands each consumer a narrow port (ports.ts). The live client sessions are session-registry.ts; log
+// levels fan out in log-level-fanout.ts. Nothing below the faces imports this module. Applying configuration and
 // the boot warm-up are configured-servers.ts; a session's initialize answer is session-introduction.ts;
 // traffic between servers and sessions that is not a plain request is routed by session-router.ts.
-import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config/index.js';
 import { moduleLogger } from '../logging/logger.js';
@@ -20,7 +19,7 @@ import { ToolMetricsAnnotator } from './tool-metrics.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { CallRecorder } from '../metrics/call-recorder.js';
 import { ActivityFeed } from '../metrics/activity.js';
-import { GatewaySession } from './session.js';
+import type { GatewaySession } from './session.js';
 import { LogLevelFanOut } from './log-level-fanout.js';
 import { SubscriptionRegistry, type ResourceSubscriber } from './subscriptions.js';
 import { ToolRanking } from './recommendations.js';
@@ -31,14 +30,13 @@ import { ToolSearch } from './tool-search.js';
 import { SessionRouter } from './session-router.js';
 import { ConnectionReleaser } from './connection-release.js';
 import { ConfiguredServers, type ToolSelection } from './configured-servers.js';
-import { introduceSession, type IntroductionContext } from './session-introduction.js';
+import { SessionRegistry, type SessionKind } from './session-registry.js';
 import { DEFAULT_GATEWAY_SETTINGS, type GatewaySettings, type MetaSettings } from './gateway-settings.js';
 import { HandshakeCache } from './handshakes.js';
 import { downServers, serverState, serverStatuses, type ServerStatus } from './server-status.js';
 import type { LimitSettings } from '../config/index.js';
 
 export { VERSION } from '../config/version.js';
-import type { InboundEra } from './era.js';
 import { ListChangeFeed } from './list-change-feed.js';
 import { MrtrBridge } from './mrtr-bridge.js';
 import { ListenHolds } from './listen-holds.js';
@@ -74,7 +72,8 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   readonly bridgeLanes: BridgeLanes;
   readonly log = moduleLogger('gateway');
   private readonly catalogs = new Map<string, Catalog>();
-  private readonly sessions = new Set<GatewaySession>();
+  /** The live client sessions: opened and ended here, what follows an end injected (session-registry.ts). */
+  private readonly sessions: SessionRegistry;
   /** Notifications up, list_changed debounced, reverse requests to the right client. */
   private readonly router: SessionRouter;
   /** Log levels sessions set, sent to their connections. */
@@ -100,10 +99,6 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
   readonly ranking: ToolRanking;
   /** What the local tools (management, toolsets, meta) act on. */
   readonly local: LocalToolContext;
-  /** What a new session's initialize answer is made from (session-introduction.ts). */
-  private readonly introductions: IntroductionContext;
-  /** The ports every session gets, built once here (nothing per session or per call). */
-  private readonly sessionServices: SessionServices<GatewaySession>;
   /** What just happened (calls, server requests), for live views: GET /api/activity. */
   readonly activity = new ActivityFeed();
   /** Puts call metrics into listed tools' `_meta` when `includeMetrics` is on. */
@@ -184,11 +179,11 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     if (this.store) {
       if (this.settings.includeMetrics) this.toolMetrics = new ToolMetricsAnnotator(this.store.metrics, { onError: (message) => this.log.warn(message), scope: () => this.pool.identities() });
     }
-    this.introductions = { servers: this.pool, handshakes: this.handshakes, toolsets: this.toolsets, listTimeoutMs: this.settings.listTimeoutMs, separator: this.settings.separator };
     this.ranking = new ToolRanking({ search: this.search, stats: this.calls.stats, servers: this.pool, maxFallbacks: this.meta.maxFallbacks });
     this.optimization = services.optimization?.(this);
     this.local = localToolContext(this);
-    this.sessionServices = {
+    // The ports every session gets, built once here (nothing per session or per call).
+    const sessionServices: SessionServices<GatewaySession> = {
       calls: this,
       log: this.log,
       bridge: this.bridge,
@@ -203,6 +198,13 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
       ranking: this.ranking,
       local: this.local,
     };
+    this.sessions = new SessionRegistry(
+      {
+        introductions: { servers: this.pool, handshakes: this.handshakes, toolsets: this.toolsets, listTimeoutMs: this.settings.listTimeoutMs, separator: this.settings.separator },
+        services: sessionServices,
+      },
+      { router: this.router, search: this.search, subscriptions: this.subscriptions, releaser: this.releaser, metrics: this.metrics },
+    );
   }
 
   /** Applies a server list (at start and on every config change); catalogs follow. */
@@ -260,13 +262,8 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
    * instructions: live when it is up, else as it answered at its last connection; only a server
    * never seen is started for it, waited for at most listTimeoutMs (see handshakes.ts).
    */
-  async createSession(view: View, clientCapabilities?: ClientCapabilities, kind: { era?: InboundEra; perRequest?: boolean } = {}): Promise<GatewaySession> {
-    const id = randomUUID();
-    const introduction = await introduceSession(view, clientCapabilities, id, this.introductions);
-    const session = new GatewaySession(this.sessionServices, { view, ...introduction, id, ...kind });
-    this.sessions.add(session);
-    this.metrics?.setOpenSessions(this.sessions.size);
-    return session;
+  createSession(view: View, clientCapabilities?: ClientCapabilities, kind: SessionKind = {}): Promise<GatewaySession> {
+    return this.sessions.open(view, clientCapabilities, kind);
   }
 
   /**
@@ -274,20 +271,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
    * last session of its capability profile, that profile's downstream connections are stopped too.
    */
   endSession(session: GatewaySession): void {
-    if (!this.sessions.delete(session)) return;
-    this.metrics?.setOpenSessions(this.sessions.size);
-    this.router.forget(session);
-    this.search.forgetSession(session.id);
-    for (const { connection, uri } of this.subscriptions.heldBy(session)) {
-      if (this.subscriptions.remove(connection, uri, session)) {
-        void connection.request('resources/unsubscribe', { uri }).catch(() => undefined);
-      }
-    }
-    void session.close();
-    // A 2026-07-28 HTTP request's session ends with its exchange: the client is still there, so
-    // the connections it used stay up (released with the last 2025 session or by releaseUnused).
-    if (!session.perRequest) this.releaser.sessionEnded(session);
-    else this.releaser.modernRequestEnded(session);
+    this.sessions.end(session);
   }
 
   /** One session's own tool list changed (it equipped a toolset): only it hears list_changed. */
@@ -295,6 +279,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     this.router.sessionToolsChanged(session);
   }
 
+  /** How many client sessions are open. */
   sessionCount(): number {
     return this.sessions.size;
   }
@@ -326,8 +311,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     this.bridge.close();
     this.bridgeLanes.close();
     this.calls.close();
-    await Promise.all([...this.sessions].map((s) => s.close()));
-    this.sessions.clear();
+    await this.sessions.closeAll();
     await Promise.all([this.releaser.close(), this.pool.close()]);
   }
 }

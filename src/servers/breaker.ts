@@ -13,13 +13,15 @@ export interface BreakerSettings {
 }
 
 type Cockatiel = typeof import('cockatiel');
+/** cockatiel once it has loaded: set before any breaker has a policy, so a breaker with one reads it freely. */
+let loaded: Cockatiel | undefined;
 let loading: Promise<Cockatiel> | undefined;
 /** cockatiel, loaded once for every breaker of the process. */
-const cockatiel = (): Promise<Cockatiel> => (loading ??= import('cockatiel'));
+const cockatiel = (): Promise<Cockatiel> => (loading ??= import('cockatiel').then((lib) => (loaded = lib)));
 
 export class ServerBreaker {
+  /** Built by the first request (cockatiel loaded by then); undefined: no call yet, so closed. */
   private policy: CircuitBreakerPolicy | undefined;
-  private lib: Cockatiel | undefined;
   private openedAt: number | undefined;
 
   constructor(
@@ -45,13 +47,12 @@ export class ServerBreaker {
       this.log.info('circuit closed: the server answers again');
       this.onChange();
     });
-    this.lib = lib;
     this.policy = policy;
     return policy;
   }
 
   get open(): boolean {
-    return this.policy !== undefined && this.policy.state === this.lib!.CircuitState.Open;
+    return this.policy !== undefined && this.policy.state === loaded!.CircuitState.Open;
   }
 
   /** Runs a call through the breaker; a refused call becomes an actionable "unavailable" error. */
@@ -60,7 +61,7 @@ export class ServerBreaker {
     try {
       return await policy.execute(call);
     } catch (error) {
-      if (!this.lib!.isBrokenCircuitError(error)) throw error;
+      if (!loaded!.isBrokenCircuitError(error)) throw error;
       const { lastError, downSince } = context();
       const retryAfterMs = Math.max(0, this.settings.halfOpenAfterMs - (Date.now() - (this.openedAt ?? Date.now())));
       throw serverUnavailable(this.serverKey, `${this.settings.failureThreshold} requests in a row failed (last: ${lastError ?? 'unknown'}); calls fail fast for now`, {

@@ -28,6 +28,23 @@ function text(result: unknown): string {
   return (result as { content: { text: string }[] }).content.map((c) => c.text).join('\n');
 }
 
+/**
+ * The gateway both suites listen to: raw (list changes on its per-server endpoint), fixture (resource
+ * updates), memory (held by nothing, the witness of an idle round), with a short isolatedIdleMs so
+ * idle rounds come quickly. The config is returned too, for a stdio gateway on the same servers.
+ */
+async function startListenGateway(): Promise<{ config: string; gateway: RunningGateway }> {
+  const config = await writeConfig(
+    {
+      raw: fixtureServer('raw-server.ts', [], { RAW_TOOLS: JSON.stringify(RAW_TOOLS) }),
+      fixture: fixtureServer('conformance-server.ts', ['--stdio']),
+      memory: npmServer('memory'),
+    },
+    { isolatedIdleMs: 1500 },
+  );
+  return { config, gateway: await startHttpGateway(config) };
+}
+
 interface Records {
   records(): Array<Record<string, unknown>>;
 }
@@ -79,15 +96,7 @@ describe('a listen stream holds the servers it listens to', () => {
   let config: string;
 
   beforeAll(async () => {
-    config = await writeConfig(
-      {
-        raw: fixtureServer('raw-server.ts', [], { RAW_TOOLS: JSON.stringify(RAW_TOOLS) }),
-        fixture: fixtureServer('conformance-server.ts', ['--stdio']),
-        memory: npmServer('memory'),
-      },
-      { isolatedIdleMs: 1500 },
-    );
-    gateway = await startHttpGateway(config);
+    ({ config, gateway } = await startListenGateway());
   }, 60_000);
   afterAll(async () => {
     await gateway?.close();
@@ -157,15 +166,7 @@ describe('two listen streams hold the same server', () => {
   let gateway: RunningGateway;
 
   beforeAll(async () => {
-    const config = await writeConfig(
-      {
-        raw: fixtureServer('raw-server.ts', [], { RAW_TOOLS: JSON.stringify(RAW_TOOLS) }),
-        fixture: fixtureServer('conformance-server.ts', ['--stdio']),
-        memory: npmServer('memory'),
-      },
-      { isolatedIdleMs: 1500 },
-    );
-    gateway = await startHttpGateway(config);
+    ({ gateway } = await startListenGateway());
   }, 60_000);
   afterAll(async () => {
     await gateway?.close();

@@ -1,0 +1,104 @@
+// Owns the set of live client sessions: opening one (its initialize answer from
+// session-introduction.ts, its services the ports the Gateway built once), ending one, how many are
+// open, and closing them all at shutdown. What must follow a session's end elsewhere (routing state,
+// searches, resource subscriptions, connection release, the open-sessions gauge) is injected as narrow
+// ports: this module never sees the Gateway. Nothing here runs per forwarded call.
+import { randomUUID } from 'node:crypto';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { MetricsRegistry } from '../metrics/prometheus.js';
+import type { ConnectionReleaser } from './connection-release.js';
+import type { InboundEra } from './era.js';
+import type { SessionServices } from './ports.js';
+import { GatewaySession } from './session.js';
+import { introduceSession, type IntroductionContext } from './session-introduction.js';
+import type { SessionRouter } from './session-router.js';
+import type { ResourceSubscriber, SubscriptionRegistry } from './subscriptions.js';
+import type { ToolSearch } from './tool-search.js';
+import type { View } from './view.js';
+
+/** How a session is opened besides its view: its protocol era, and whether it lasts one HTTP request. */
+export interface SessionKind {
+  era?: InboundEra;
+  perRequest?: boolean;
+}
+
+/** What a new session is made from: built once by the Gateway, shared by every session. */
+export interface SessionOpening {
+  /** What its initialize answer is made from. */
+  readonly introductions: IntroductionContext;
+  /** The ports every session gets. */
+  readonly services: SessionServices<GatewaySession>;
+}
+
+/** What must happen elsewhere when a session ends, each a narrow port. */
+export interface SessionEndPorts {
+  /** Drops what is still queued for it (debounced list_changed). */
+  readonly router: Pick<SessionRouter, 'forget'>;
+  /** Drops its searches and its learning quota. */
+  readonly search: Pick<ToolSearch, 'forgetSession'>;
+  /** Its resource subscriptions: a URI it was the last subscriber of is unsubscribed downstream. */
+  readonly subscriptions: Pick<SubscriptionRegistry<ResourceSubscriber>, 'heldBy' | 'remove'>;
+  /** Stops the connections no session needs any more (or notes a 2026-07-28 request's use of them). */
+  readonly releaser: Pick<ConnectionReleaser, 'sessionEnded' | 'modernRequestEnded'>;
+  /** The open-sessions gauge, set after every open and end (undefined: no Prometheus). */
+  readonly metrics?: Pick<MetricsRegistry, 'setOpenSessions'>;
+}
+
+export class SessionRegistry implements Iterable<GatewaySession> {
+  private readonly live = new Set<GatewaySession>();
+
+  constructor(
+    private readonly opening: SessionOpening,
+    private readonly onEnd: SessionEndPorts,
+  ) {}
+
+  /** How many sessions are open. */
+  get size(): number {
+    return this.live.size;
+  }
+
+  [Symbol.iterator](): Iterator<GatewaySession> {
+    return this.live.values();
+  }
+
+  /**
+   * Opens a session for a view. Throws (naming what is known) for a view of an unknown server or
+   * toolset; a per-server view may wait for a server never seen (see session-introduction.ts).
+   */
+  async open(view: View, clientCapabilities: ClientCapabilities | undefined, kind: SessionKind): Promise<GatewaySession> {
+    const id = randomUUID();
+    const introduction = await introduceSession(view, clientCapabilities, id, this.opening.introductions);
+    const session = new GatewaySession(this.opening.services, { view, ...introduction, id, ...kind });
+    this.live.add(session);
+    this.onEnd.metrics?.setOpenSessions(this.live.size);
+    return session;
+  }
+
+  /**
+   * Ends a session (its transport closed, or its 2026-07-28 exchange is over); a session already
+   * ended is ignored. A 2025 session that was the last of its capability profile takes that
+   * profile's connections with it; a 2026-07-28 request's session leaves them up, since its client
+   * is still there (they go with the idle release, connection-release.ts).
+   */
+  end(session: GatewaySession): void {
+    if (!this.live.delete(session)) return;
+    const ports = this.onEnd;
+    ports.metrics?.setOpenSessions(this.live.size);
+    ports.router.forget(session);
+    ports.search.forgetSession(session.id);
+    for (const { connection, uri } of ports.subscriptions.heldBy(session)) {
+      if (!ports.subscriptions.remove(connection, uri, session)) continue;
+      // Best effort: the server may be gone already, and then it holds no subscription either.
+      void connection.request('resources/unsubscribe', { uri }).catch(() => undefined);
+    }
+    void session.close();
+    if (session.perRequest) ports.releaser.modernRequestEnded(session);
+    else ports.releaser.sessionEnded(session);
+  }
+
+  /** Closes every open session (gateway shutdown) and forgets them. */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.live].map((session) => session.close()));
+    this.live.clear();
+  }
+}
