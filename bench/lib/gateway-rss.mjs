@@ -13,6 +13,8 @@ const CALLS = 2_000;
 const PAYLOADS = 20;
 const SESSIONS = 32;
 const PAYLOAD_BYTES = 64 * 1024;
+/** How long the gateway is left quiet after the calls: `serve` collects its heap after 6-8 s of quiet, and once more 6-8 s later when V8 kept its young generation grown (src/cli/idle-heap-trim.ts). */
+const QUIET_MS = 20_000;
 
 /** @param {number} kb */
 const mb = (kb) => Math.round((kb / 1024) * 10) / 10;
@@ -28,6 +30,12 @@ async function workload(session, prefix) {
 /** @param {import('./client.mjs').Session} session @param {string} prefix */
 async function payloads(session, prefix) {
   for (let i = 0; i < PAYLOADS; i++) await session.call(`${prefix}payload`, { bytes: PAYLOAD_BYTES });
+}
+
+/** RSS once the gateway has been left quiet for QUIET_MS. @param {number} pid */
+async function quietMb(pid) {
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  return mb(statusKb(pid, 'VmRSS'));
 }
 
 /** The echo server's RSS (the gateway's children), for reference. @param {number} pid */
@@ -54,6 +62,7 @@ export async function gatewayRss({ tmp, gatewayMain, progress, json }) {
       row.listed_mb = mb(statusKb(pid, 'VmRSS'));
       await workload(session, 'echo_');
       row.after_calls_mb = mb(statusKb(pid, 'VmRSS'));
+      row.quiet_mb = await quietMb(pid);
       await payloads(session, 'echo_');
       row.after_payloads_mb = mb(statusKb(pid, 'VmRSS'));
       row.sessions_mb = null;
@@ -82,6 +91,7 @@ export async function gatewayRss({ tmp, gatewayMain, progress, json }) {
       row.listed_mb = mb(statusKb(server.pid, 'VmRSS'));
       await workload(session, 'echo_');
       row.after_calls_mb = mb(statusKb(server.pid, 'VmRSS'));
+      row.quiet_mb = await quietMb(server.pid);
       await payloads(session, 'echo_');
       row.after_payloads_mb = mb(statusKb(server.pid, 'VmRSS'));
       for (let i = 1; i < SESSIONS; i++) sessions.push((await openSession(endpoint)).session);
@@ -104,9 +114,9 @@ export async function gatewayRss({ tmp, gatewayMain, progress, json }) {
     `Switchboard gateway RSS (its own process, children excluded), ${new Date().toISOString()}`,
     `Machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load average ${loadAverage().join(' ')}`,
     '',
-    `| face | started | initialized | after tools/list | after ${CALLS} calls | after ${PAYLOADS} × 64 KB | ${SESSIONS} sessions × 100 calls | peak (VmHWM) | echo server (child) |`,
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.face} | ${cell(r.started_mb)} | ${cell(r.initialized_mb)} | ${cell(r.listed_mb)} | ${cell(r.after_calls_mb)} | ${cell(r.after_payloads_mb)} | ${cell(r.sessions_mb)} | ${cell(r.peak_mb)} | ${cell(r.children_mb)} |`),
+    `| face | started | initialized | after tools/list | after ${CALLS} calls | then ${QUIET_MS / 1000} s quiet | after ${PAYLOADS} × 64 KB | ${SESSIONS} sessions × 100 calls | peak (VmHWM) | echo server (child) |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.face} | ${cell(r.started_mb)} | ${cell(r.initialized_mb)} | ${cell(r.listed_mb)} | ${cell(r.after_calls_mb)} | ${cell(r.quiet_mb)} | ${cell(r.after_payloads_mb)} | ${cell(r.sessions_mb)} | ${cell(r.peak_mb)} | ${cell(r.children_mb)} |`),
     '',
     'MB of VmRSS; "started" is before any client for HTTP (a stdio gateway is measured once its client has initialized).',
   ];

@@ -16,6 +16,7 @@ import type { SwitchboardSettings } from '../config/index.js';
 import { readableByOthersWarning } from '../config/permissions.js';
 import { CredentialStore } from '../auth/credential-store.js';
 import { adoptEarlyServers, rememberCalledServers } from './serve-early-servers.js';
+import { trimHeapWhenIdle } from './idle-heap-trim.js';
 // The HTTP face (hono), client tokens, the daemon's files, Prometheus and the optimization tools are
 // loaded only by the runs that use them: a stdio gateway answers its first call sooner without them.
 
@@ -97,6 +98,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
       })
     : () => undefined;
   reportStartProgress(gateway.pool, log);
+  // Memory a burst of calls grew is given back once the gateway has been quiet for a few seconds.
+  const stopHeapTrim = trimHeapWhenIdle(log);
   void gateway
     .warmUp(config.settings.preconnect)
     .then(async () => {
@@ -149,6 +152,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     force.unref();
     await watcher.close().catch(() => undefined);
     stopPromotionWatch();
+    stopHeapTrim();
     await closeFace().catch(() => undefined);
     rememberCalledServers(gateway, dataDir, log); // what the next start begins with (serve-prestart.ts)
     await gateway.close().catch((error: Error) => log.error({ err: error.message }, 'stopping the servers failed'));

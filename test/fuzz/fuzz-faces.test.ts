@@ -9,13 +9,11 @@
 //   gateway retains (maps by id, sessions, logs, caches). The issue's 20 % is asserted on it. RSS
 //   read at the same moment is reported, not asserted (memory.ts says why).
 // - RSS once the gateway has gone quiet, garbage and all (the start once it stopped falling; the end
-//   as soon as it is back under 20 %, waiting as long at most). It falls back only when V8's memory
-//   reducer collects and returns the heap's empty pages, on V8's schedule: seconds on an idle
-//   machine; on a busy one only at the reducer's watchdog, about 100 s after the last full
-//   collection (traced with --trace-gc), while before that the uncollected garbage of the frames
-//   (pre-collection heapUsed 40 to 100 MB against a live 26 MB) is in RSS. RSS_BOUND is what a
-//   loaded 2-core machine meets within the wait (measured up to +61 %, HTTP, at load 4 to 6);
-//   docs/security.md has the numbers.
+//   as soon as it is back under 20 %, waiting as long at most). The issue's 20 % is asserted on it
+//   too. It comes back because `serve` collects its own heap a few seconds after a burst
+//   (src/cli/idle-heap-trim.ts); V8's memory reducer alone took up to ~100 s on a busy machine, and
+//   until then the uncollected garbage of the frames (pre-collection heapUsed 40 to 100 MB against a
+//   live 26 MB) was in RSS. docs/security.md has the numbers.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,22 +25,17 @@ const FRAMES = 20_000;
 const WARM_UP_FRAMES = 2_000;
 /** The issue's bound: the retained (live) heap back within 20 % of the start. */
 const HEAP_BOUND = 1.2;
-/** RSS is waited for until it is back within the issue's 20 %, and must be within RSS_BOUND by then; see the header. */
+/** The issue's bound on the settled RSS: back within 20 % of the start. */
 const RSS_GOAL = 1.2;
-const RSS_BOUND = 2;
 
 const mb = (bytes: number) => Math.round(bytes / 1048576 * 10) / 10;
 
-/** Asserts the issue's bound on the live heap and the settled RSS within RSS_BOUND; reports RSS after collections. */
+/** Asserts the issue's bounds on the live heap and the settled RSS; reports RSS after collections too. */
 function expectMemoryBack(face: string, startRss: number, endRss: number, start: CollectedMemory, end: CollectedMemory): void {
   const report = `settled RSS ${startRss} -> ${endRss} kB; after full collections: heap ${mb(start.heapUsed)} -> ${mb(end.heapUsed)} MB, RSS ${mb(start.rss)} -> ${mb(end.rss)} MB`;
   console.info(`fuzz ${face}: ${report}`);
   expect(end.heapUsed, report).toBeLessThan(start.heapUsed * HEAP_BOUND);
-  // RSS comes back within RSS_BOUND once the garbage is collected: on V8's schedule (settled), or at
-  // once after the probe's full collections; on a loaded machine the reducer may not have run within
-  // the wait (settled 99 -> 206 MB in one CI run while RSS after collections was 97.5 -> 105.5 MB).
-  const back = endRss < startRss * RSS_BOUND || end.rss < start.rss * RSS_BOUND;
-  expect(back, report).toBe(true);
+  expect(endRss, report).toBeLessThan(startRss * RSS_GOAL);
 }
 
 function frames(seed: number, count: number, firstId: number): string[] {
@@ -51,7 +44,7 @@ function frames(seed: number, count: number, firstId: number): string[] {
 }
 
 describe('fuzzing both faces', () => {
-  it(`stdio: ${FRAMES} mutated frames, every request with an id answered, no crash, live heap back within 20 %`, async () => {
+  it(`stdio: ${FRAMES} mutated frames, every request with an id answered, no crash, live heap and RSS back within 20 %`, async () => {
     const face = 'stdio';
     const config = await writeConfig({ everything: npmServer('everything') });
     const probe = path.join(path.dirname(config), 'memory-probe.jsonl');
@@ -110,7 +103,7 @@ describe('fuzzing both faces', () => {
     }
   }, 400_000);
 
-  it(`HTTP: ${FRAMES} mutated frames on a live session, every request answered, no crash, live heap back within 20 %`, async () => {
+  it(`HTTP: ${FRAMES} mutated frames on a live session, every request answered, no crash, live heap and RSS back within 20 %`, async () => {
     const face = 'HTTP';
     const config = await writeConfig({ everything: npmServer('everything') });
     const probe = path.join(path.dirname(config), 'memory-probe.jsonl');
