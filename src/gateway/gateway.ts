@@ -279,11 +279,6 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     this.router.sessionToolsChanged(session);
   }
 
-  /** How many client sessions are open. */
-  sessionCount(): number {
-    return this.sessions.size;
-  }
-
   /** Every configured server: its state, why it is not serving, its connections (see server-status.ts). */
   serverStatus(): ServerStatus[] {
     return serverStatuses(this.pool, this.catalogs.get(BARE_PROFILE.key));
