@@ -14,7 +14,7 @@ import { DEFAULT_LIMITS, deeperThan } from '../gateway/input-limits.js';
 import type { AuthenticatedClient } from './clients.js';
 import { readJsonBody } from './body.js';
 import { preSessionReply } from './pre-session.js';
-import { RequestIds, whenBodyDone } from './request-ids.js';
+import { RequestIds } from './request-ids.js';
 import { ModernHttpFace, isModernRequest } from './modern.js';
 import { DEFAULT_INBOUND_ERA, MODERN_REVISIONS, type InboundEraSetting } from '../gateway/era.js';
 
@@ -70,8 +70,12 @@ export class HttpSessions {
       const claimed = existing.requestIds.claim(read.body);
       if ('refusal' in claimed) return claimed.refusal;
       // Depth is checked per request by the session, so the -32602 carries the request's id.
+      // A dispatched request's id is freed by its answer (open() below); one the transport refused
+      // before dispatching it (an error status, not its event stream) is freed now.
       try {
-        return whenBodyDone(await existing.transport.handleRequest(request, { parsedBody: read.body }), claimed.release);
+        const response = await existing.transport.handleRequest(request, { parsedBody: read.body });
+        if (response.status !== 200) claimed.release();
+        return response;
       } catch (error) {
         claimed.release();
         throw error;
@@ -118,10 +122,11 @@ export class HttpSessions {
     const session = await this.gateway.createSession(view, capabilities);
     session.scope = client && !client.scope.unrestricted ? client.scope : undefined;
     if (client) this.gateway.search.learning.setTeacher(session.id, client.name);
+    const requestIds = new RequestIds();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, session, endpoint, client: client?.name, requestIds: new RequestIds() });
+        this.sessions.set(id, { transport, session, endpoint, client: client?.name, requestIds });
         this.log.info({ session: id, endpoint, ...(client && { client: client.name }) }, 'session opened');
       },
       onsessionclosed: (id) => this.forget(id),
@@ -129,6 +134,16 @@ export class HttpSessions {
     transport.onclose = () => {
       if (transport.sessionId) this.forget(transport.sessionId);
       this.gateway.endSession(session);
+    };
+    // The transport keeps a request's id mapped until it sends the answer: so does requestIds.
+    const send = transport.send.bind(transport);
+    transport.send = async (message, options) => {
+      try {
+        await send(message, options);
+      } finally {
+        const { id } = message as { id?: unknown };
+        if (!('method' in message) && (typeof id === 'string' || typeof id === 'number')) requestIds.answered(id);
+      }
     };
     await session.server.connect(transport);
     const response = await transport.handleRequest(request, { parsedBody: body });

@@ -40,4 +40,39 @@ describe('request ids on an HTTP session', () => {
       await gateway.close();
     }
   }, 60_000);
+
+  it('frees the id of a request its client cancelled, and of one the transport refused before dispatching it', async () => {
+    const gateway = await startHttpGateway(await writeConfig({ everything: npmServer('everything') }));
+    try {
+      const user = await connectHttp(gateway.url, newClient());
+      await user.client.callTool({ name: 'everything_echo', arguments: { message: 'warm' } });
+      const sessionId = (user.client.transport as unknown as { sessionId: string }).sessionId;
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+      const post = (body: unknown, extra: Record<string, string> = {}) => fetch(`${gateway.url}/mcp`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+      const answer = async (response: Response) => {
+        const text = await response.text();
+        return JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as { id: unknown; result?: unknown; error?: { code: number } };
+      };
+
+      // Cancelled: no answer will come for id 9, so the id is free once the cancel is in.
+      const long = await post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'everything_trigger-long-running-operation', arguments: { duration: 30, steps: 30 } } });
+      expect(long.status).toBe(200);
+      expect((await post({ jsonrpc: '2.0', id: 9, method: 'ping' })).status).toBe(400);
+      expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9, reason: 'user' } })).status).toBe(202);
+      const reused = await post({ jsonrpc: '2.0', id: 9, method: 'ping' });
+      expect(reused.status).toBe(200);
+      expect(await answer(reused)).toMatchObject({ id: 9, result: {} });
+      await long.body?.cancel();
+
+      // Refused by the transport (an unsupported protocol version header): never dispatched, id free at once.
+      const refused = await post({ jsonrpc: '2.0', id: 10, method: 'ping' }, { 'mcp-protocol-version': '1999-01-01' });
+      expect(refused.status).toBe(400);
+      const after = await post({ jsonrpc: '2.0', id: 10, method: 'ping' });
+      expect(after.status).toBe(200);
+      expect(await answer(after)).toMatchObject({ id: 10, result: {} });
+      await user.close();
+    } finally {
+      await gateway.close();
+    }
+  }, 60_000);
 });
