@@ -10,18 +10,14 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { Logger } from '../logging/logger.js';
 
-export interface IdleHeapTrimOptions {
-  /** How often utilization and heap size are sampled. */
-  intervalMs?: number;
-  /** Quiet time needed before a collection: more than V8's 5 s allocation-rate window. */
-  quietMs?: number;
-  /** Event-loop utilization under which an interval counts as quiet. */
-  idleUtilization?: number;
-  /** Heap growth over the size after the last collection that is worth collecting for. */
-  growthBytes?: number;
-}
-
-const DEFAULTS: Required<IdleHeapTrimOptions> = { intervalMs: 2_000, quietMs: 6_000, idleUtilization: 0.02, growthBytes: 8 * 1024 * 1024 };
+/** How often utilization and heap size are sampled. */
+const INTERVAL_MS = 2_000;
+/** Quiet time needed before a collection: more than V8's 5 s allocation-rate window. */
+const QUIET_MS = 6_000;
+/** Event-loop utilization under which an interval counts as quiet. */
+const IDLE_UTILIZATION = 0.02;
+/** Heap growth over the size after the last collection that is worth collecting for. */
+const GROWTH_BYTES = 8 * 1024 * 1024;
 /** A young generation above this is a grown one (V8 starts it at 1 MB; a burst grows it to ~33 MB). */
 const GROWN_YOUNG_BYTES = 8 * 1024 * 1024;
 /**
@@ -32,25 +28,24 @@ const GROWN_YOUNG_BYTES = 8 * 1024 * 1024;
 const YOUNG_RETRIES = 2;
 
 /** Starts the idle trim; the timer never keeps the process alive. Returns its stop. */
-export function trimHeapWhenIdle(log: Logger, options: IdleHeapTrimOptions = {}): () => void {
-  const { intervalMs, quietMs, idleUtilization, growthBytes } = { ...DEFAULTS, ...options };
+export function trimHeapWhenIdle(log: Logger): () => void {
   let floor = heapSize();
   let quietSince: number | undefined;
   let youngRetries = YOUNG_RETRIES;
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
-    const busy = performance.eventLoopUtilization(now, last).utilization > idleUtilization;
+    const busy = performance.eventLoopUtilization(now, last).utilization > IDLE_UTILIZATION;
     last = now;
     if (busy) {
       quietSince = undefined;
       youngRetries = YOUNG_RETRIES;
       return;
     }
-    quietSince ??= Date.now() - intervalMs;
-    if (Date.now() - quietSince < quietMs) return;
+    quietSince ??= Date.now() - INTERVAL_MS;
+    if (Date.now() - quietSince < QUIET_MS) return;
     const size = heapSize();
-    const grown = size >= floor + growthBytes;
+    const grown = size >= floor + GROWTH_BYTES;
     if (!grown && !(youngRetries > 0 && youngSize() > GROWN_YOUNG_BYTES)) return;
     if (!grown) youngRetries -= 1;
     const collect = collector();
@@ -65,7 +60,7 @@ export function trimHeapWhenIdle(log: Logger, options: IdleHeapTrimOptions = {})
     last = performance.eventLoopUtilization();
     quietSince = Date.now();
     log.debug({ heapBefore: size, heapAfter: floor, youngAfter: youngSize(), ms: Math.round(performance.now() - started) }, 'idle: heap collected and shrunk');
-  }, intervalMs);
+  }, INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -6,11 +6,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../config/atomic-file.js';
+import { DAY_MS } from '../store/utc-day.js';
 
-export const RECENT_SERVERS_FILE = 'recent-servers.json';
+const RECENT_SERVERS_FILE = 'recent-servers.json';
 /** A server called within this many days counts as recently used. */
-export const RECENT_DAYS = 14;
-const DAY_MS = 24 * 60 * 60 * 1000;
+const RECENT_DAYS = 14;
 
 /** identity → when a client last called the server (ms since the epoch); empty when unknown. */
 export function readRecentServers(dataDir: string): Map<string, number> {

@@ -14,7 +14,7 @@ import { writeRecentServers } from './recent-servers.js';
 import { prestartOutcome } from './serve-prestart.js';
 
 /** An early child no connection adopted within this long is stopped (lazy start resumes for it). */
-export const CLAIM_WINDOW_MS = 30_000;
+const CLAIM_WINDOW_MS = 30_000;
 
 export interface EarlyServers {
   /** A stdio session exists: its connections adopt the early children of the servers its view includes. */

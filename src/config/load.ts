@@ -133,8 +133,7 @@ function parseServer(key: string, raw: unknown, ctx: ServerContext, warnings: Co
   try {
     if (isPlainObject(raw)) expanded = expandEntry(raw, ctx.env);
   } catch (err) {
-    if (err instanceof ConfigError && !(err instanceof UnsetVariableError)) throw err.withLocation(where);
-    if (!(err instanceof UnsetVariableError)) throw err;
+    if (!(err instanceof UnsetVariableError)) throw err instanceof ConfigError ? err.withLocation(where) : err;
     const skipped = new ConfigError(`skipped: environment variable ${JSON.stringify(err.variable)} is not set (set it, or give a default: \${${err.variable}:-value}); the other servers are served`, { ...where, field: err.where });
     warnings.push({ serverKey: key, message: skipped.message });
     return undefined;

@@ -62,7 +62,7 @@ export function isAmbiguousEntry(entry: Record<string, unknown>): boolean {
 }
 
 /** Fields whose strings get ${VAR} expansion (values only, never keys). */
-export const EXPANDED_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'oauth'] as const;
+const EXPANDED_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'oauth'] as const;
 
 /**
  * A copy of an entry with ${VAR} expanded in EXPANDED_FIELDS. Throws what expandEnvDeep throws (an

@@ -52,11 +52,6 @@ export class SessionRegistry implements Iterable<GatewaySession> {
     private readonly onEnd: SessionEndPorts,
   ) {}
 
-  /** How many sessions are open. */
-  get size(): number {
-    return this.live.size;
-  }
-
   [Symbol.iterator](): Iterator<GatewaySession> {
     return this.live.values();
   }

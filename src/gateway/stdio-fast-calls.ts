@@ -9,6 +9,7 @@
 // other than a progress token, a session not yet initialized, a 2026-07-28 session) takes the SDK path.
 import type { JSONRPCMessage, ServerContext } from '@modelcontextprotocol/server';
 import type { GatewaySession } from './session.js';
+import { isRequestId } from './request-id.js';
 
 type Id = string | number;
 type Params = Record<string, unknown>;
@@ -25,8 +26,7 @@ function onlyProgressToken(meta: unknown): boolean {
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return false;
   const keys = Object.keys(meta);
   if (keys.length !== 1 || keys[0] !== 'progressToken') return false;
-  const token = (meta as { progressToken?: unknown }).progressToken;
-  return typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token));
+  return isRequestId((meta as { progressToken?: unknown }).progressToken); // a progress token has an id's shape
 }
 
 /** The 2025-era wire reports -32002 (resource not found in older drafts) as -32602, as the SDK's codec does. */
@@ -56,7 +56,7 @@ export class StdioFastCalls {
     if (line.method === 'notifications/cancelled') return this.cancel(line.params);
     if (line.method !== 'tools/call' || line.jsonrpc !== '2.0') return false;
     const id = line.id;
-    if (typeof id !== 'string' && (typeof id !== 'number' || !Number.isFinite(id))) return false;
+    if (!isRequestId(id)) return false;
     const params = line.params;
     if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
     const meta = (params as Params)._meta;

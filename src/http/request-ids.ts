@@ -4,7 +4,8 @@
 // over the first one's answer and the first POST waited for ever (found by the fuzz test).
 // An id is in use exactly as long as the transport keeps it mapped: until the session sends its
 // answer (answered()), or until the client cancels it (notifications/cancelled: no answer follows).
-type Id = string | number;
+import type { Transport } from '@modelcontextprotocol/server';
+import { isRequestId, type RequestId as Id } from '../gateway/request-id.js';
 
 const keyOf = (id: Id): string => (typeof id === 'number' ? `n${id}` : `s${id}`);
 
@@ -18,14 +19,10 @@ function idsOf(body: unknown): { requests: Id[]; cancelled: Id[] } {
     if (typeof method !== 'string') continue;
     if (id === undefined && method === 'notifications/cancelled') {
       const cancelledId = params?.requestId;
-      if (isId(cancelledId)) cancelled.push(cancelledId);
-    } else if (isId(id)) requests.push(id);
+      if (isRequestId(cancelledId)) cancelled.push(cancelledId);
+    } else if (isRequestId(id)) requests.push(id);
   }
   return { requests, cancelled };
-}
-
-function isId(id: unknown): id is Id {
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 }
 
 export class RequestIds {
@@ -51,12 +48,19 @@ export class RequestIds {
     return { release: () => void keys.forEach((key) => this.inProgress.delete(key)) };
   }
 
-  /** The session sent the answer to this id: the transport has let it go, so it is free again. */
-  answered(id: Id): void {
-    this.inProgress.delete(keyOf(id));
-  }
-
-  get size(): number {
-    return this.inProgress.size;
+  /**
+   * Follows what the session's transport sends: an answer frees its id, as the transport lets the id
+   * go when it sends it (the SDK keeps its id map private, so its send is the one place to see this).
+   */
+  follow(transport: Transport): void {
+    const send = transport.send.bind(transport);
+    transport.send = async (message, options) => {
+      try {
+        await send(message, options);
+      } finally {
+        const { id } = message as { id?: unknown };
+        if (!('method' in message) && isRequestId(id)) this.inProgress.delete(keyOf(id));
+      }
+    };
   }
 }

@@ -135,16 +135,7 @@ export class HttpSessions {
       if (transport.sessionId) this.forget(transport.sessionId);
       this.gateway.endSession(session);
     };
-    // The transport keeps a request's id mapped until it sends the answer: so does requestIds.
-    const send = transport.send.bind(transport);
-    transport.send = async (message, options) => {
-      try {
-        await send(message, options);
-      } finally {
-        const { id } = message as { id?: unknown };
-        if (!('method' in message) && (typeof id === 'string' || typeof id === 'number')) requestIds.answered(id);
-      }
-    };
+    requestIds.follow(transport);
     await session.server.connect(transport);
     const response = await transport.handleRequest(request, { parsedBody: body });
     // The transport refused the initialize (bad protocol version, headers, ...): nothing keeps the session.
