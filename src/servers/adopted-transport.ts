@@ -2,7 +2,7 @@
 // existed (prestart.ts): newline-delimited JSON-RPC on the child's stdin and stdout, as the SDK's
 // stdio transport speaks it, with the same start, close and error behaviour (a child that failed to
 // start or has exited fails start() the way a fresh spawn would fail the handshake).
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { ReadBuffer, SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
 import type { PrestartedChild } from './prestart.js';
 
@@ -79,7 +79,8 @@ export class AdoptedStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
-      if (!stdin || this.closed) return reject(new Error('Not connected'));
+      // As the SDK's stdio transport: errors.ts recognises it and names the server's last error instead.
+      if (!stdin || this.closed) return reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
