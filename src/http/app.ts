@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Gateway } from '../gateway/gateway.js';
 import { MANAGEMENT, viewForMode, type Mode, type View } from '../gateway/view.js';
 import { originGuard, type GuardOptions } from './guard.js';
-import { HttpSessions } from './sessions.js';
+import { HttpSessions, type NodeExchange } from './sessions.js';
 import { authGuard, type AuthVariables } from './auth.js';
 import { ClientRegistry, type AuthenticatedClient } from './clients.js';
 import { isLoopbackHost } from './loopback.js';
@@ -207,7 +207,7 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
     const client = c.get('client');
     const toolset = c.req.query('toolset');
     const mode = c.req.query('mode');
-    if (toolset === undefined && mode === undefined) return sessions.handle(c.req.raw, '/mcp', viewFor(client), client);
+    if (toolset === undefined && mode === undefined) return sessions.handle(c.req.raw, '/mcp', viewFor(client), client, nodeExchange(c.env));
     if (client?.settings.toolset || client?.settings.mode) {
       return c.json({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: client "${client.name}" is configured with its own ${client.settings.toolset ? 'toolset' : 'mode'}; ?toolset= and ?mode= are not for it.` }, id: null }, 403);
     }
@@ -217,10 +217,10 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
         const known = gateway.toolsets?.list().map((t) => t.name).join(', ') || 'none';
         return c.json({ jsonrpc: '2.0', error: { code: -32001, message: `Unknown toolset "${toolset}". Saved toolsets: ${known}.` }, id: null }, 404);
       }
-      return sessions.handle(c.req.raw, '/mcp', { kind: 'fixed-toolset', name: toolset }, client);
+      return sessions.handle(c.req.raw, '/mcp', { kind: 'fixed-toolset', name: toolset }, client, nodeExchange(c.env));
     }
     if (!MODES.includes(mode as Mode)) return c.json({ jsonrpc: '2.0', error: { code: -32600, message: `?mode= must be one of ${MODES.join(', ')} (got "${mode}").` }, id: null }, 400);
-    return sessions.handle(c.req.raw, '/mcp', viewForMode(mode as Mode), client);
+    return sessions.handle(c.req.raw, '/mcp', viewForMode(mode as Mode), client, nodeExchange(c.env));
   });
   app.all('/toolsets/:name/mcp', (c) => {
     const name = c.req.param('name');
@@ -228,15 +228,15 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
       const known = gateway.toolsets?.list().map((t) => t.name).join(', ') || 'none';
       return c.json({ jsonrpc: '2.0', error: { code: -32001, message: `Unknown toolset "${name}". Saved toolsets: ${known}.` }, id: null }, 404);
     }
-    return sessions.handle(c.req.raw, `/toolsets/${name}/mcp`, { kind: 'fixed-toolset', name }, c.get('client'));
+    return sessions.handle(c.req.raw, `/toolsets/${name}/mcp`, { kind: 'fixed-toolset', name }, c.get('client'), nodeExchange(c.env));
   });
   /** The management tools read every server's metrics: scoped clients are kept out. */
-  const management = (c: { get(key: 'client'): AuthenticatedClient | undefined; req: { raw: Request } }) => {
+  const management = (c: { get(key: 'client'): AuthenticatedClient | undefined; req: { raw: Request }; env: unknown }) => {
     const client = c.get('client');
     if (client && !client.scope.unrestricted) {
       return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: client.scope.refusal('the management endpoint') }, id: null }, { status: 403 });
     }
-    return sessions.handle(c.req.raw, '/gateway/mcp', MANAGEMENT, client);
+    return sessions.handle(c.req.raw, '/gateway/mcp', MANAGEMENT, client, nodeExchange(c.env));
   };
   app.all('/gateway/mcp', (c) => management(c));
   app.all('/g/mcp', (c) => management(c));
@@ -252,13 +252,19 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
       if (client && !client.scope.allowsServer(key)) {
         return c.json({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: ${client.scope.refusal(`server "${key}"`)}` }, id: null }, 403);
       }
-      return sessions.handle(c.req.raw, `/servers/${key}/mcp`, { kind: 'server', server: key }, client);
+      return sessions.handle(c.req.raw, `/servers/${key}/mcp`, { kind: 'server', server: key }, client, nodeExchange(c.env));
     });
   perServer('/servers');
   perServer('/s');
 
   app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz, /readyz; dashboard: /ui/; admin: /api/servers, /api/tools, /api/optimize, /api/toolsets, /api/metrics, /api/metrics/series, /api/calls, /api/activity, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
   return { app, sessions };
+}
+
+/** Node's request and response under a Hono request (@hono/node-server passes them as its env). */
+function nodeExchange(env: unknown): NodeExchange | undefined {
+  const exchange = env as Partial<NodeExchange> | undefined;
+  return exchange?.incoming && exchange.outgoing ? (exchange as NodeExchange) : undefined;
 }
 
 function issuesOf(error: z.ZodError): string {

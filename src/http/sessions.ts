@@ -12,7 +12,10 @@ import { moduleLogger } from '../logging/logger.js';
 import type { LimitSettings } from '../config/index.js';
 import { DEFAULT_LIMITS, deeperThan } from '../gateway/input-limits.js';
 import type { AuthenticatedClient } from './clients.js';
-import { readJsonBody } from './body.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { readJsonBody, readNodeJsonBody } from './body.js';
+import { HttpCallLane } from './call-lane.js';
 import { preSessionReply } from './pre-session.js';
 import { RequestIds } from './request-ids.js';
 import { ModernHttpFace, isModernRequest } from './modern.js';
@@ -26,6 +29,14 @@ interface HttpSession {
   client: string | undefined;
   /** Ids of its requests in progress: a second request with one of them is refused (request-ids.ts). */
   requestIds: RequestIds;
+  /** Its tools/call POSTs answered beside the SDK transport (call-lane.ts). */
+  lane: HttpCallLane;
+}
+
+/** Node's own request and response objects under a request (absent when the app is fetched without a server). */
+export interface NodeExchange {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -58,17 +69,23 @@ export class HttpSessions {
   }
 
   /** Handles one request for an endpoint (`/mcp`, `/servers/x/mcp`) that serves `view`, for `client` (when tokens are in use). */
-  async handle(request: Request, endpoint: string, view: View, client?: AuthenticatedClient): Promise<Response> {
+  async handle(request: Request, endpoint: string, view: View, client?: AuthenticatedClient, node?: NodeExchange): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const existing = this.sessions.get(sessionId);
       if (!existing || existing.endpoint !== endpoint || existing.client !== client?.name) return jsonRpcError(404, -32001, 'Session not found: it ended or never existed here. Initialize a new session.');
       existing.session.lastActive = Date.now();
       if (request.method !== 'POST') return existing.transport.handleRequest(request);
-      const read = await readJsonBody(request, this.limits.maxBodyBytes);
+      const read = node ? await readNodeJsonBody(node.incoming, this.limits.maxBodyBytes) : await readJsonBody(request, this.limits.maxBodyBytes);
       if (!read.ok) return jsonRpcError(read.status, read.code, read.message);
+      existing.lane.cancelNamed(read.body);
       const claimed = existing.requestIds.claim(read.body);
       if ('refusal' in claimed) return claimed.refusal;
+      const call = node && existing.lane.takes(node.incoming.headers, read.body);
+      if (call) {
+        existing.lane.run(call, node.outgoing, sessionId, request, claimed.release);
+        return RESPONSE_ALREADY_SENT;
+      }
       // Depth is checked per request by the session, so the -32602 carries the request's id.
       // A dispatched request's id is freed by its answer (open() below); one the transport refused
       // before dispatching it (an error status, not its event stream) is freed now.
@@ -123,19 +140,22 @@ export class HttpSessions {
     session.scope = client && !client.scope.unrestricted ? client.scope : undefined;
     if (client) this.gateway.search.learning.setTeacher(session.id, client.name);
     const requestIds = new RequestIds();
+    const lane = new HttpCallLane(session);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, session, endpoint, client: client?.name, requestIds });
+        this.sessions.set(id, { transport, session, endpoint, client: client?.name, requestIds, lane });
         this.log.info({ session: id, endpoint, ...(client && { client: client.name }) }, 'session opened');
       },
       onsessionclosed: (id) => this.forget(id),
     });
     transport.onclose = () => {
+      lane.close();
       if (transport.sessionId) this.forget(transport.sessionId);
       this.gateway.endSession(session);
     };
     requestIds.follow(transport);
+    lane.follow(transport);
     await session.server.connect(transport);
     const response = await transport.handleRequest(request, { parsedBody: body });
     // The transport refused the initialize (bad protocol version, headers, ...): nothing keeps the session.

@@ -1,0 +1,93 @@
+// Owns what both faces' relay lanes share for a tools/call: which calls a lane may take (a request
+// whose `_meta` is at most a progress token), the request context the SDK server would build for it
+// (the client's cancel aborts its signal; notifications and requests to the client made on its behalf
+// go through the SDK server tied to the request's id), running it on the session's own request
+// handler, and the answer as the SDK server writes it (a result, or the error with its code and data).
+import type { JSONRPCMessage, ServerContext } from '@modelcontextprotocol/server';
+import type { GatewaySession } from './session.js';
+import { isRequestId, type RequestId } from './request-id.js';
+
+type Params = Record<string, unknown>;
+
+interface Message {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+}
+
+/** A tools/call a lane may take: its id and params, from a parsed message. */
+export interface LaneCall {
+  id: RequestId;
+  params: Params;
+}
+
+/** `_meta` that is a progress token alone (what clients send with a call); anything else takes the SDK path. */
+function onlyProgressToken(meta: unknown): boolean {
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return false;
+  const keys = Object.keys(meta);
+  if (keys.length !== 1 || keys[0] !== 'progressToken') return false;
+  return isRequestId((meta as { progressToken?: unknown }).progressToken); // a progress token has an id's shape
+}
+
+/** The tools/call in `value` a lane may take, or undefined (anything else goes the SDK's way). */
+export function laneCallOf(value: unknown): LaneCall | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const message = value as Message;
+  if (message.method !== 'tools/call' || message.jsonrpc !== '2.0') return undefined;
+  const { id, params } = message;
+  if (!isRequestId(id)) return undefined;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+  const meta = (params as Params)._meta;
+  if (meta !== undefined && !onlyProgressToken(meta)) return undefined;
+  return { id, params: params as Params };
+}
+
+/** A 2025-era session a lane may serve: initialized, open, with the SDK server's handler in place. */
+export function laneServes(session: GatewaySession | undefined): session is GatewaySession {
+  return session !== undefined && session.era === 'legacy' && !session.closed && session.clientCapabilities !== undefined && session.server.fallbackRequestHandler !== undefined;
+}
+
+/** The 2025-era wire reports -32002 (resource not found in older drafts) as -32602, as the SDK's codec does. */
+const encodeErrorCode = (code: number) => (code === -32002 ? -32602 : code);
+const NO_REQUEST_STATE = () => undefined;
+
+/** Where a lane call runs: its cancel signal, and what the SDK would put in the context's session id and `http`. */
+export interface LaneCallSite {
+  signal: AbortSignal;
+  sessionId?: string;
+  http?: { req: Request };
+}
+
+/**
+ * Runs `call` on the session's own request handler. Resolves to the answer to write (a result or an
+ * error response for the call's id), or undefined when the call was cancelled (MCP sends no answer then).
+ */
+export async function runLaneCall(session: GatewaySession, call: LaneCall, site: LaneCallSite): Promise<JSONRPCMessage | undefined> {
+  const { id, params } = call;
+  const server = session.server;
+  const ctx = {
+    sessionId: site.sessionId,
+    mcpReq: {
+      id,
+      method: 'tools/call',
+      _meta: params._meta,
+      requestState: NO_REQUEST_STATE,
+      signal: site.signal,
+      notify: (notification: { method: string; params?: Params }) => server.notification(notification as never, { relatedRequestId: id }),
+      send: (r: { method: string; params?: Params }, schema: unknown, options?: Params) => server.request(r as never, schema as never, { ...options, relatedRequestId: id }),
+    },
+    http: site.http,
+  } as unknown as ServerContext;
+  try {
+    const result = await server.fallbackRequestHandler!({ jsonrpc: '2.0', id, method: 'tools/call', params }, ctx);
+    if (site.signal.aborted) return undefined;
+    return { jsonrpc: '2.0', id, result } as JSONRPCMessage;
+  } catch (failure) {
+    if (site.signal.aborted) return undefined;
+    const error = failure as { code?: unknown; message?: string; data?: unknown };
+    const code = Number.isSafeInteger(error.code) ? (error.code as number) : -32603;
+    const answer = { code: encodeErrorCode(code), message: error.message ?? 'Internal error', ...(error.data !== undefined && { data: error.data }) };
+    return { jsonrpc: '2.0', id, error: answer } as JSONRPCMessage;
+  }
+}
