@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontext
 import type { Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/index.js';
 import { trackTree } from './process-tree.js';
-import { claimPrestarted } from './prestart.js';
+import { claimPrestarted, hasPrestarted } from './prestart.js';
 import { AdoptedStdioTransport } from './adopted-transport.js';
 import { entryEnvironment, stdioSpawnSpec } from './spawn-spec.js';
 import type { StoredTokenAuth } from '../auth/stored-token-auth.js';
@@ -54,7 +54,8 @@ export interface TransportOptions {
 export function buildTransport(config: ServerConfig, options: TransportOptions = {}): BuiltTransport {
   if (config.transport === 'stdio') {
     // Started early by `serve` (prestart.ts) exactly as it would be started here: adopt that child.
-    const early = claimPrestarted(config.key, stdioSpawnSpec(config));
+    // The spec (a copy of the environment) is computed only when such a child waits.
+    const early = hasPrestarted(config.key) ? claimPrestarted(config.key, stdioSpawnSpec(config)) : undefined;
     if (early) {
       const adopted = new AdoptedStdioTransport(early, options.maxMessageBytes ? { maxBufferSize: options.maxMessageBytes } : {});
       let ended: string | undefined;

@@ -4,7 +4,7 @@
 // environment is the SDK's own.
 import { describe, expect, it } from 'vitest';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { claimPrestarted, discardPrestarted, prestart, prestartedKeys } from '../../src/servers/prestart.js';
+import { claimPrestarted, discardPrestarted, hasPrestarted, prestart, prestartedKeys } from '../../src/servers/prestart.js';
 import { safeBaseEnvironment, stdioSpawnSpec } from '../../src/servers/spawn-spec.js';
 import { isAlive, waitFor } from '../helpers/gateway.js';
 
@@ -17,9 +17,12 @@ describe('children started early', () => {
   });
 
   it('hands a child over once, to a connection that would start it the same way', async () => {
+    expect(hasPrestarted('same')).toBe(false);
     prestart('same', idle('same'));
+    expect(hasPrestarted('same')).toBe(true);
     const adopted = claimPrestarted('same', idle('same'));
     expect(adopted?.child.pid).toBeGreaterThan(0);
+    expect(hasPrestarted('same')).toBe(false);
     expect(claimPrestarted('same', idle('same'))).toBeUndefined();
     adopted!.child.stdin!.end();
     await waitFor(() => !isAlive(adopted!.child.pid!), 'the adopted child to exit when its stdin ends');
