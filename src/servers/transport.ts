@@ -10,6 +10,7 @@ import { claimPrestarted, hasPrestarted } from './prestart.js';
 import { AdoptedStdioTransport } from './adopted-transport.js';
 import { entryEnvironment, stdioSpawnSpec } from './spawn-spec.js';
 import type { StoredTokenAuth } from '../auth/stored-token-auth.js';
+import type { Logger } from '../logging/logger.js';
 
 export interface BuiltTransport {
   transport: Transport;
@@ -49,13 +50,15 @@ export interface TransportOptions {
   maxMessageBytes?: number;
   /** Remote servers: the stored OAuth login (bearer token, refresh on expiry and on a 401). */
   auth?: StoredTokenAuth;
+  /** The connection's logger: told when a child started early is stopped because it was started differently. */
+  log?: Logger;
 }
 
 export function buildTransport(config: ServerConfig, options: TransportOptions = {}): BuiltTransport {
   if (config.transport === 'stdio') {
     // Started early by `serve` (prestart.ts) exactly as it would be started here: adopt that child.
     // The spec (a copy of the environment) is computed only when such a child waits.
-    const early = hasPrestarted(config.key) ? claimPrestarted(config.key, stdioSpawnSpec(config)) : undefined;
+    const early = hasPrestarted(config.key) ? claimPrestarted(config.key, stdioSpawnSpec(config), options.log) : undefined;
     if (early) {
       const adopted = new AdoptedStdioTransport(early, options.maxMessageBytes ? { maxBufferSize: options.maxMessageBytes } : {});
       let ended: string | undefined;
