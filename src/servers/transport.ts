@@ -46,6 +46,11 @@ function fetchWithHeaders(headers: Record<string, string>): typeof fetch {
   };
 }
 
+/** How a child ended, as a user reads it: "exited with code 3", "killed by SIGKILL". */
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  return code !== null ? `exited with code ${code}` : `killed by ${signal}`;
+}
+
 export interface TransportOptions {
   maxMessageBytes?: number;
   /** Remote servers: the stored OAuth login (bearer token, refresh on expiry and on a 401). */
@@ -63,7 +68,7 @@ export function buildTransport(config: ServerConfig, options: TransportOptions =
       const adopted = new AdoptedStdioTransport(early, options.maxMessageBytes ? { maxBufferSize: options.maxMessageBytes } : {});
       let ended: string | undefined;
       const note = (code: number | null, signal: NodeJS.Signals | null) => {
-        ended = code !== null ? `exited with code ${code}` : `killed by ${signal}`;
+        ended = describeExit(code, signal);
       };
       if (early.child.exitCode !== null || early.child.signalCode !== null) note(early.child.exitCode, early.child.signalCode);
       else early.child.once('exit', note);
@@ -87,7 +92,7 @@ export function buildTransport(config: ServerConfig, options: TransportOptions =
       if (stdio.pid) trackTree(stdio.pid); // killed at our exit if nothing stopped it before
       const child = (stdio as unknown as { _process?: import('node:child_process').ChildProcess })._process;
       child?.once('exit', (code, signal) => {
-        exit = code !== null ? `exited with code ${code}` : `killed by ${signal}`;
+        exit = describeExit(code, signal);
       });
     };
     return { transport: stdio, stderr: (stdio.stderr ?? undefined) as NodeJS.ReadableStream | undefined, pid: () => stdio.pid, exit: () => exit };
