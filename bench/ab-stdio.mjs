@@ -6,7 +6,7 @@
 // median over blocks of the wall time per call and of the CPU time per call of the process the
 // client spawned (the gateway; for `direct` the echo server itself), and ratios to `direct`.
 //
-//   node bench/ab-stdio.mjs [--baseline DIR] [--variants direct,default,logdebug,journal-write,norecord,optimize-for-size,semi1,pipe-relay,json-relay,baseline,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
+//   node bench/ab-stdio.mjs [--baseline DIR] [--variants direct,default,logdebug,logwarn,journal-write,norecord,optimize-for-size,semi1,semi4,semi8,pipe-relay,json-relay,baseline,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
 //
 // hypertool and 1mcp are the peer gateways of ../shared/bench-peers, built with its build.sh into DIR
 // (--peers, default $SWITCHBOARD_BENCH_PEERS): never installed by this project.

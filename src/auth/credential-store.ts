@@ -60,6 +60,8 @@ export class CredentialStore {
   readonly folder: string;
   /** Servers found to need a login, by file: the file's stamp then (in memory, for every connection of this process). */
   private readonly refused = new Map<string, string>();
+  /** Token refreshes running now, by file: every connection of this process to a server shares one. */
+  private readonly refreshes = new Map<string, Promise<void>>();
 
   constructor(dataDir: string) {
     this.folder = path.join(dataDir, 'oauth');
@@ -124,6 +126,22 @@ export class CredentialStore {
     if (this.stamp(config) === then) return true;
     this.refused.delete(file);
     return false;
+  }
+
+  /**
+   * Runs `refresh` for a server's credentials unless one is running already in this process; then
+   * waits for that one instead. A refresh token the authorization server rotates is good for one
+   * use: two connections refreshing with it at once would have one refused (or, where reuse is taken
+   * for theft, the whole login revoked).
+   */
+  refreshOnce(config: Pick<RemoteServerConfig, 'url'>, refresh: () => Promise<void>): Promise<void> {
+    const file = this.fileFor(config);
+    let running = this.refreshes.get(file);
+    if (!running) {
+      running = refresh().finally(() => this.refreshes.delete(file));
+      this.refreshes.set(file, running);
+    }
+    return running;
   }
 
   /** Changes whenever the record is written or removed: whether a login happened since a failure. */

@@ -1,7 +1,8 @@
 // Owns how the gateway authenticates to one remote server with the credentials `switchboard login`
 // stored: the SDK transport asks it for the access token before every request (refreshed first when
 // it is about to expire) and calls it on a 401 (it refreshes once, or adopts a token another process
-// saved). A failure only a person can fix (no login, the refresh token refused) is a
+// saved). Refreshes are single-flight per server across every connection of the process (the
+// credential store runs them). A failure only a person can fix (no login, the refresh token refused) is a
 // LoginRequiredError, which stops retries. Tokens go to this server only and are never logged.
 import { OAuthError, OAuthErrorCode, refreshAuthorization, type AuthProvider, type AuthorizationServerMetadata, type FetchLike } from '@modelcontextprotocol/client';
 import type { RemoteServerConfig } from '../config/index.js';
@@ -88,16 +89,26 @@ export class StoredTokenAuth implements AuthProvider {
     this.loaded = true;
   }
 
-  /** One refresh at a time: concurrent requests that need one share it. */
+  /**
+   * One refresh at a time per server, whichever connection asks: concurrent requests (of this
+   * connection or another) share the one running; afterwards each takes what it stored.
+   */
   private refreshOnce(why: string): Promise<void> {
-    this.refreshing ??= this.refresh(why).finally(() => {
-      this.refreshing = undefined;
-    });
+    const found = this.record?.tokens?.access_token;
+    this.refreshing ??= this.store
+      .refreshOnce(this.config, () => this.refresh(why, found))
+      .then(() => this.reload())
+      .finally(() => {
+        this.refreshing = undefined;
+      });
     return this.refreshing;
   }
 
-  private async refresh(why: string): Promise<void> {
+  /** Refreshes the stored login, unless it already holds a newer access token than `found` (refreshed meanwhile). */
+  private async refresh(why: string, found: string | undefined): Promise<void> {
+    this.reload();
     const record = this.record;
+    if (record?.tokens && record.tokens.access_token !== found) return;
     const refreshToken = record?.tokens?.refresh_token;
     if (!record || !refreshToken) throw new LoginRequiredError(this.config.key, 'no refresh token');
     const clientInformation = this.config.oauth?.clientId ? { client_id: this.config.oauth.clientId, ...(this.config.oauth.clientSecret && { client_secret: this.config.oauth.clientSecret }) } : record.client;

@@ -1,8 +1,8 @@
 // Owns serve's side of the early start (serve-prestart.ts): early children the loaded configuration
 // would not start that way are stopped; the rest are adopted by the stdio session's connections as
 // soon as the session exists (so their handshake overlaps the client's first requests); whatever no
-// connection adopted within CLAIM_WINDOW_MS is stopped. Also writes recent-servers.json, what the
-// next start picks its servers from.
+// connection adopted within CLAIM_WINDOW_MS is stopped. (What the next start picks its servers from,
+// recent-servers.json, is written by called-servers-keeper.ts.)
 import type { ServerConfig } from '../config/index.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { GatewaySession } from '../gateway/session.js';
@@ -10,7 +10,6 @@ import { viewIncludes } from '../gateway/view.js';
 import type { Logger } from '../logging/logger.js';
 import { discardPrestarted, prestartedKeys } from '../servers/prestart.js';
 import { sameSpawnSpec, stdioSpawnSpec } from '../servers/spawn-spec.js';
-import { writeRecentServers } from './recent-servers.js';
 import { prestartOutcome } from './serve-prestart.js';
 
 /** An early child no connection adopted within this long is stopped (lazy start resumes for it). */
@@ -55,19 +54,4 @@ export function adoptEarlyServers(gateway: Gateway, servers: readonly ServerConf
       };
     },
   };
-}
-
-/** Writes when clients last called each configured server (before the pool is closed: it knows their identities). */
-export function rememberCalledServers(gateway: Gateway, dataDir: string, log: Logger): void {
-  const called = new Map<string, number>();
-  for (const key of gateway.pool.keys()) {
-    const identity = gateway.pool.identity(key);
-    const at = gateway.calls.lastCalledAt(key);
-    if (identity !== undefined && at !== undefined) called.set(identity, at);
-  }
-  try {
-    writeRecentServers(dataDir, called);
-  } catch (error) {
-    log.warn({ err: (error as Error).message }, 'could not write recent-servers.json; the next start begins with no server started early');
-  }
 }

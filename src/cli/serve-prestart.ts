@@ -19,9 +19,10 @@ import { parseJsonc } from '../config/json.js';
 import { isPlainObject } from '../config/expand.js';
 import { absoluteStdioLaunch, entryType, expandEntry, isAmbiguousEntry, isDisabledEntry, isStrings, plainStdioFields, serverKeyProblem, serverListOf, settingsFileFor, unwrapSettingsFile } from '../config/raw-entries.js';
 import { gatewayChain, markChildren, selfReference } from '../config/self-reference.js';
+import type { StdioLaunch } from '../config/types.js';
 import { serverIdentity } from '../servers/identity.js';
 import { prestart } from '../servers/prestart.js';
-import { stdioSpawnSpec, type StdioLaunch } from '../servers/spawn-spec.js';
+import { stdioSpawnSpec } from '../servers/spawn-spec.js';
 import { dataDirOf } from './data-dir.js';
 import { isRecent, readRecentServers } from './recent-servers.js';
 

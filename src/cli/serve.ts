@@ -15,7 +15,8 @@ import { watchPromotions } from '../optimize/promotion-watch.js';
 import type { SwitchboardSettings } from '../config/index.js';
 import { readableByOthersWarning } from '../config/permissions.js';
 import { CredentialStore } from '../auth/credential-store.js';
-import { adoptEarlyServers, rememberCalledServers } from './serve-early-servers.js';
+import { adoptEarlyServers } from './serve-early-servers.js';
+import { CalledServersKeeper } from './called-servers-keeper.js';
 import { trimHeapWhenIdle } from './idle-heap-trim.js';
 // The HTTP face (hono), client tokens, the daemon's files, Prometheus and the optimization tools are
 // loaded only by the runs that use them: a stdio gateway answers its first call sooner without them.
@@ -82,7 +83,10 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   // Servers started early (serve-prestart.ts) that this configuration does not start that way stop now.
   const early = adoptEarlyServers(gateway, config.servers, log);
   gateway.calls.warm(); // per-tool call counts read once now, not on the first failed call
-  setTimeout(() => rememberCalledServers(gateway, dataDir, log), 2000).unref(); // also when this run ends abruptly
+  // recent-servers.json, what the next start begins with (serve-prestart.ts): written once calls have
+  // settled (so also when this run ends abruptly) and at shutdown when changed, never on a call's path.
+  const calledServers = new CalledServersKeeper(gateway, { dataDir, log });
+  calledServers.start();
   // `switchboard approve` in another process re-pins in the store: re-check listings, clients hear list_changed.
   gateway.pins?.watch(1000, () => gateway.descriptionsChanged());
   // Promotions and reverts made from a terminal (`switchboard optimize ...`) reach clients live too.
@@ -154,7 +158,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     stopPromotionWatch();
     stopHeapTrim();
     await closeFace().catch(() => undefined);
-    rememberCalledServers(gateway, dataDir, log); // what the next start begins with (serve-prestart.ts)
+    calledServers.flush(); // before the pool closes: it knows the servers' identities
     await gateway.close().catch((error: Error) => log.error({ err: error.message }, 'stopping the servers failed'));
     store.close();
     process.exit(code);

@@ -21,6 +21,7 @@ export type {
   ConfigWarning,
   ServerConfig,
   StdioServerConfig,
+  StdioLaunch,
   RemoteServerConfig,
   OAuthOptions,
   SwitchboardSettings,

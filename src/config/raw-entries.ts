@@ -7,6 +7,7 @@
 // Deliberately free of zod: importing this module must stay cheap.
 import path from 'node:path';
 import { expandEnvDeep, isPlainObject } from './expand.js';
+import type { StdioLaunch } from './types.js';
 
 /** Name of the optional settings file looked for next to the config file. */
 export const SETTINGS_FILE_NAME = 'switchboard.json';
@@ -76,31 +77,19 @@ export function expandEntry(entry: Record<string, unknown>, env: NodeJS.ProcessE
   return out;
 }
 
-/** What starts a stdio server, as written in its entry. */
-export interface StdioEntryFields {
-  command: string;
+/** What starts a stdio server, as written in its entry: the launch with `args` and `env` optional, `cwd` maybe relative. */
+export type StdioEntryFields = Omit<StdioLaunch, 'args' | 'env'> & {
   args?: readonly string[];
   env?: Readonly<Record<string, string>>;
-  cwd?: string;
-  inheritEnv?: boolean;
-}
+};
 
-/** What starts a stdio server, absolute: defaults filled in, `cwd` resolved against the config file's folder. */
-export interface AbsoluteStdioLaunch {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
-  inheritEnv?: true;
-}
-
-export function absoluteStdioLaunch(entry: StdioEntryFields, baseDir: string): AbsoluteStdioLaunch {
+export function absoluteStdioLaunch(entry: StdioEntryFields, baseDir: string): StdioLaunch {
   return {
     command: entry.command,
     args: [...(entry.args ?? [])],
     env: { ...(entry.env ?? {}) },
     ...(entry.cwd !== undefined && { cwd: path.resolve(baseDir, entry.cwd) }),
-    ...(entry.inheritEnv === true && { inheritEnv: true as const }),
+    ...(entry.inheritEnv === true && { inheritEnv: true }),
   };
 }
 

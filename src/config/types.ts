@@ -5,16 +5,9 @@ export type ServerConfig =
   | ({
       key: string;
       transport: 'stdio';
-      command: string;
-      args: string[];
-      env: Record<string, string>;
-      /** Absolute (a relative cwd in the file is resolved against the file's folder). */
-      cwd?: string;
-      /** The child gets the gateway's whole environment, not just `env` plus a safe base. */
-      inheritEnv?: boolean;
       disabled: boolean;
       description?: string;
-    } & ServerResilience)
+    } & StdioLaunch & ServerResilience)
   | ({
       key: string;
       transport: 'http' | 'sse';
@@ -27,6 +20,20 @@ export type ServerConfig =
       /** The protocol era to speak to it: probe (auto), 2025 only (legacy, the default), or 2026-07-28 only. */
       era?: DownstreamEra;
     } & ServerResilience);
+
+/**
+ * What starts a stdio server, absolute: defaults filled in, `cwd` resolved against the config file's
+ * folder. The loaded config, the early start of serve and the spawn spec all read this one shape.
+ */
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute (a relative cwd in the file is resolved against the file's folder). */
+  cwd?: string;
+  /** The child gets the gateway's whole environment, not just `env` plus a safe base. */
+  inheritEnv?: boolean;
+}
 
 /** A remote server's OAuth choices (its `oauth` field). */
 export interface OAuthOptions {

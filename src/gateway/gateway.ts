@@ -124,6 +124,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     this.search = new ToolSearch({ settings: this.settings.search, store: this.store, stats: this.calls.stats, log: this.log, serverDescription: (server) => this.pool.config(server)?.description, learningLimits: () => ({ quorum: this.limits.learningQuorum, perSession: this.limits.learnedQueriesPerSession, maxQueryLength: this.limits.maxQueryLength }) });
     this.router = new SessionRouter({
       sessions: () => this.sessions,
+      session: (id) => this.sessions.byId(id),
       catalog: (profileKey) => this.catalogs.get(profileKey),
       subscriptions: this.subscriptions,
       listChangedDebounceMs: this.settings.listChangedDebounceMs,

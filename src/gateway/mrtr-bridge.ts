@@ -37,10 +37,12 @@ interface PendingCall {
   outcome: { result?: Result; error?: unknown } | undefined;
   questions: Question[];
   abort: AbortController;
-  /** Runs only while no request of the client waits on the call: from an input_required answer (or a waiting request's cancel) to the next retry. */
+  /** Runs only while no request of the client waits on the call: from an input_required answer (or the last waiting request's cancel) to the next retry. */
   timer: NodeJS.Timeout | undefined;
-  /** Wakes the round waiting for the call's outcome or its next question. */
-  wake: (() => void) | undefined;
+  /** Requests of the client waiting on the call now (a retry sent twice waits twice). */
+  waiting: number;
+  /** Wake every round waiting for the call's outcome or its next question. */
+  wakers: Set<() => void>;
   /** `settled`: the call answered (its connection may serve another call); else it expired or was stopped. */
   onEnd: (handle: string, settled: boolean) => void;
   nextKey: number;
@@ -72,6 +74,10 @@ function clientBinding(ctx: ServerContext): string {
   return `${ctx.mcpReq.method}\0${clientOf(ctx)}`;
 }
 
+function wakeRounds(call: PendingCall): void {
+  for (const wake of [...call.wakers]) wake();
+}
+
 export class MrtrBridge {
   private readonly pending = new Map<string, PendingCall>();
   private readonly ttlMs: number;
@@ -100,7 +106,7 @@ export class MrtrBridge {
    */
   async start(ctx: ServerContext, run: (handle: string, signal: AbortSignal) => Promise<Result>, onEnd: (handle: string, settled: boolean) => void, lane?: string): Promise<Result> {
     const handle = lane !== undefined && !this.pending.has(lane) ? lane : randomUUID();
-    const call: PendingCall = { handle, call: randomUUID(), outcome: undefined, questions: [], abort: new AbortController(), timer: undefined, wake: undefined, onEnd, nextKey: 0, round: 0 };
+    const call: PendingCall = { handle, call: randomUUID(), outcome: undefined, questions: [], abort: new AbortController(), timer: undefined, waiting: 0, wakers: new Set(), onEnd, nextKey: 0, round: 0 };
     this.pending.set(handle, call);
     Promise.resolve().then(() => run(handle, call.abort.signal)).then(
       (result) => this.settle(call, { result }),
@@ -148,7 +154,7 @@ export class MrtrBridge {
         if (at >= 0) call.questions.splice(at, 1);
         fail(new Error('the server cancelled its request'));
       }, { once: true });
-      call.wake?.();
+      wakeRounds(call);
     });
   }
 
@@ -157,18 +163,17 @@ export class MrtrBridge {
     // A request waits on the call now: it cannot expire (a cold connection may take seconds to start).
     clearTimeout(call.timer);
     call.timer = undefined;
-    while (!call.outcome && !call.questions.some((q) => !q.asked)) {
-      await new Promise<void>((resolve) => {
-        call.wake = resolve;
-        ctx.mcpReq.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-      call.wake = undefined;
-      if (ctx.mcpReq.signal.aborted && !call.outcome) {
-        this.armExpiry(call);
-        throw new ProtocolError(-32603, 'The request was cancelled; the call goes on until its handle expires.');
-      }
+    call.waiting += 1;
+    let news: boolean;
+    try {
+      news = await this.awaitNews(call, ctx.mcpReq.signal);
+    } finally {
+      call.waiting -= 1;
     }
-    if (!call.outcome) await this.gatherQuestions(call);
+    if (!news) {
+      this.armExpiry(call);
+      throw new ProtocolError(-32603, 'The request was cancelled; the call goes on until its handle expires.');
+    }
     if (call.outcome) {
       this.end(call, true);
       if (call.outcome.error !== undefined) throw call.outcome.error;
@@ -186,6 +191,31 @@ export class MrtrBridge {
   }
 
   /**
+   * Waits until the call has an outcome or questions not yet asked (gathered, see below); false when
+   * the request was cancelled first.
+   */
+  private async awaitNews(call: PendingCall, signal: AbortSignal): Promise<boolean> {
+    for (;;) {
+      while (!call.outcome && !call.questions.some((q) => !q.asked)) {
+        if (signal.aborted) return false;
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            call.wakers.delete(wake);
+            signal.removeEventListener('abort', wake);
+            resolve();
+          };
+          call.wakers.add(wake);
+          signal.addEventListener('abort', wake, { once: true });
+        });
+      }
+      if (call.outcome) return true;
+      await this.gatherQuestions(call);
+      // Another round waiting on the call may have asked them meanwhile: then wait on.
+      if (call.outcome || call.questions.some((q) => !q.asked)) return true;
+    }
+  }
+
+  /**
    * A server that asks several things at once (the SDK's legacy shim sends all of a round's
    * requests together) has them arrive back to back, not in one read: the round waits until no new
    * question came for QUIET_MS (at most GATHER_LIMIT_MS), so they reach the client in one
@@ -200,8 +230,9 @@ export class MrtrBridge {
     }
   }
 
-  /** No request waits on the call any more: it expires unless a retry comes within the TTL. */
+  /** When no request waits on the call any more: it expires unless a retry comes within the TTL. */
   private armExpiry(call: PendingCall): void {
+    if (call.waiting > 0) return; // another retry of the call still waits: the last one to leave arms it
     clearTimeout(call.timer);
     call.timer = setTimeout(() => this.expire(call.handle), this.ttlMs);
     call.timer.unref();
@@ -209,7 +240,7 @@ export class MrtrBridge {
 
   private settle(call: PendingCall, outcome: { result?: Result; error?: unknown }): void {
     call.outcome = outcome;
-    call.wake?.();
+    wakeRounds(call);
   }
 
   private expire(handle: string): void {

@@ -1,6 +1,6 @@
 // Owns the set of live client sessions: opening one (its initialize answer from
 // session-introduction.ts, its services the ports the Gateway built once), ending one, how many are
-// open, and closing them all at shutdown. What must follow a session's end elsewhere (routing state,
+// open, finding one by id, and closing them all at shutdown. What must follow a session's end elsewhere (routing state,
 // searches, resource subscriptions, connection release, the open-sessions gauge) is injected as narrow
 // ports: this module never sees the Gateway. Nothing here runs per forwarded call.
 import { randomUUID } from 'node:crypto';
@@ -45,7 +45,8 @@ export interface SessionEndPorts {
 }
 
 export class SessionRegistry implements Iterable<GatewaySession> {
-  private readonly live = new Set<GatewaySession>();
+  /** Open sessions by id. */
+  private readonly live = new Map<string, GatewaySession>();
 
   constructor(
     private readonly opening: SessionOpening,
@@ -56,6 +57,11 @@ export class SessionRegistry implements Iterable<GatewaySession> {
     return this.live.values();
   }
 
+  /** The open session with this id (undefined once it ended). */
+  byId(id: string): GatewaySession | undefined {
+    return this.live.get(id);
+  }
+
   /**
    * Opens a session for a view. Throws (naming what is known) for a view of an unknown server or
    * toolset; a per-server view may wait for a server never seen (see session-introduction.ts).
@@ -64,7 +70,7 @@ export class SessionRegistry implements Iterable<GatewaySession> {
     const id = randomUUID();
     const introduction = await introduceSession(view, clientCapabilities, id, this.opening.introductions);
     const session = new GatewaySession(this.opening.services, { view, ...introduction, id, ...kind });
-    this.live.add(session);
+    this.live.set(id, session);
     this.onEnd.metrics?.setOpenSessions(this.live.size);
     return session;
   }
@@ -76,7 +82,8 @@ export class SessionRegistry implements Iterable<GatewaySession> {
    * is still there (they go with the idle release, connection-release.ts).
    */
   end(session: GatewaySession): void {
-    if (!this.live.delete(session)) return;
+    if (this.live.get(session.id) !== session) return;
+    this.live.delete(session.id);
     const ports = this.onEnd;
     ports.metrics?.setOpenSessions(this.live.size);
     ports.router.forget(session);
@@ -93,7 +100,7 @@ export class SessionRegistry implements Iterable<GatewaySession> {
 
   /** Closes every open session (gateway shutdown) and forgets them. */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.live].map((session) => session.close()));
+    await Promise.all([...this.live.values()].map((session) => session.close()));
     this.live.clear();
   }
 }

@@ -33,6 +33,8 @@ const LIST_CHANGED: Record<ListKind, string> = {
 
 export interface RouterHost {
   sessions(): Iterable<GatewaySession>;
+  /** The open session with this id. */
+  session(id: string): GatewaySession | undefined;
   catalog(profileKey: string): Catalog | undefined;
   readonly subscriptions: SubscriptionRegistry<ResourceSubscriber>;
   readonly listChangedDebounceMs: number;
@@ -57,8 +59,8 @@ export class SessionRouter {
   ownerOf(connection: Connection): GatewaySession | undefined {
     const owner = connection.profile.owner;
     if (owner === undefined) return undefined;
-    for (const session of this.host.sessions()) if (session.id === owner && !session.closed) return session;
-    return undefined;
+    const session = this.host.session(owner);
+    return session && !session.closed ? session : undefined;
   }
 
   /** Who hears a server's log message of `level`, given the sessions whose requests were running when it arrived. */

@@ -7,7 +7,11 @@
 // notifications and requests to the client made on its behalf go through the SDK server with the
 // request's id, as they would from the SDK's own context. Anything else (other methods, `_meta`
 // other than a progress token, a session not yet initialized, a 2026-07-28 session) takes the SDK path.
+// Each call gets its AbortController up front, not lazily: every forwarded call reads its signal
+// (forward.ts hands it to the connection, whose sender cancels downstream on abort), so a lazy one
+// would be created on every call anyway.
 import type { JSONRPCMessage, ServerContext } from '@modelcontextprotocol/server';
+import { moduleLogger } from '../logging/logger.js';
 import type { GatewaySession } from './session.js';
 import { isRequestId } from './request-id.js';
 
@@ -38,6 +42,7 @@ export class StdioFastCalls {
   private session: GatewaySession | undefined;
   /** tools/call requests of the lane now running, by the client's id. */
   private readonly running = new Map<Id, AbortController>();
+  private readonly log = moduleLogger('stdio');
 
   constructor(private readonly write: (message: JSONRPCMessage) => Promise<void>) {}
 
@@ -96,7 +101,7 @@ export class StdioFastCalls {
         const answer = { code: encodeErrorCode(code), message: error.message ?? 'Internal error', ...(error.data !== undefined && { data: error.data }) };
         return this.write({ jsonrpc: '2.0', id, error: answer } as JSONRPCMessage);
       },
-    ).catch(() => undefined).finally(() => {
+    ).catch((error: Error) => this.log.debug({ id, err: error.message }, 'the answer to a call could not be written (the client has gone)')).finally(() => {
       if (this.running.get(id) === controller) this.running.delete(id);
     });
   }

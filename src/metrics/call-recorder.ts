@@ -39,7 +39,7 @@ export class CallRecorder implements CallSink {
   /** The table, seeded from the store on first use (a CLI command that never ranks never reads it). */
   private readonly view: ToolStatsView = {
     get: (server, tool) => {
-      const identity = this.options.identityOf ? this.options.identityOf(server) : '';
+      const identity = this.identityOf(server);
       return identity === undefined ? undefined : this.seededTable().get(server, identity, tool);
     },
   };
@@ -83,7 +83,7 @@ export class CallRecorder implements CallSink {
 
   /** When a client last called any tool of `server` at its current identity (ms), or undefined. */
   lastCalledAt(server: string): number | undefined {
-    const identity = this.options.identityOf ? this.options.identityOf(server) : '';
+    const identity = this.identityOf(server);
     return identity === undefined ? undefined : this.seededTable().lastCalledAt(server, identity);
   }
 
@@ -98,6 +98,11 @@ export class CallRecorder implements CallSink {
   close(): void {
     clearInterval(this.rollupTimer);
     this.checkpoints?.stop();
+  }
+
+  /** The identity whose calls count for `server` now ('' without an identityOf; undefined: not configured). */
+  private identityOf(server: string): string | undefined {
+    return this.options.identityOf ? this.options.identityOf(server) : '';
   }
 
   /** The table, after reading every tool's counts once (one grouped scan, no percentiles). */

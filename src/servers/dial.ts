@@ -73,7 +73,7 @@ export async function dial(options: DialOptions): Promise<{ client: Client; buil
 
   let built: BuiltTransport;
   try {
-    built = buildTransport(config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES, auth: options.auth });
+    built = buildTransport(config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES, auth: options.auth, log });
   } catch (error) {
     throw new DialFailure('transport', `invalid transport settings: ${(error as Error).message}`, error);
   }

@@ -42,6 +42,11 @@ export function prestartedKeys(): string[] {
   return [...waiting.keys()];
 }
 
+/** Whether an early child of `key` waits for its connection (cheap: no spec is computed). */
+export function hasPrestarted(key: string): boolean {
+  return waiting.has(key);
+}
+
 /**
  * The early child of `key` when it was started with exactly `spec` (it leaves the registry: one
  * adoption). A child started differently is stopped, and the caller starts its own.

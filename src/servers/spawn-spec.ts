@@ -3,6 +3,7 @@
 // (prestart.ts), so a child started early is adopted only when it is exactly the one the connection
 // would have started. Light on purpose: it runs before the SDK and zod are loaded.
 import { childMarker } from '../config/self-reference.js';
+import type { StdioLaunch } from '../config/types.js';
 
 export interface StdioSpawnSpec {
   command: string;
@@ -10,15 +11,6 @@ export interface StdioSpawnSpec {
   /** The child's complete environment. */
   env: Record<string, string>;
   cwd?: string;
-}
-
-/** The fields of a stdio server entry that decide its process. */
-export interface StdioLaunch {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
-  inheritEnv?: boolean;
 }
 
 /**

@@ -6,10 +6,11 @@ import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontext
 import type { Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/index.js';
 import { trackTree } from './process-tree.js';
-import { claimPrestarted } from './prestart.js';
+import { claimPrestarted, hasPrestarted } from './prestart.js';
 import { AdoptedStdioTransport } from './adopted-transport.js';
 import { entryEnvironment, stdioSpawnSpec } from './spawn-spec.js';
 import type { StoredTokenAuth } from '../auth/stored-token-auth.js';
+import type { Logger } from '../logging/logger.js';
 
 export interface BuiltTransport {
   transport: Transport;
@@ -45,21 +46,29 @@ function fetchWithHeaders(headers: Record<string, string>): typeof fetch {
   };
 }
 
+/** How a child ended, as a user reads it: "exited with code 3", "killed by SIGKILL". */
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  return code !== null ? `exited with code ${code}` : `killed by ${signal}`;
+}
+
 export interface TransportOptions {
   maxMessageBytes?: number;
   /** Remote servers: the stored OAuth login (bearer token, refresh on expiry and on a 401). */
   auth?: StoredTokenAuth;
+  /** The connection's logger: told when a child started early is stopped because it was started differently. */
+  log?: Logger;
 }
 
 export function buildTransport(config: ServerConfig, options: TransportOptions = {}): BuiltTransport {
   if (config.transport === 'stdio') {
     // Started early by `serve` (prestart.ts) exactly as it would be started here: adopt that child.
-    const early = claimPrestarted(config.key, stdioSpawnSpec(config));
+    // The spec (a copy of the environment) is computed only when such a child waits.
+    const early = hasPrestarted(config.key) ? claimPrestarted(config.key, stdioSpawnSpec(config), options.log) : undefined;
     if (early) {
       const adopted = new AdoptedStdioTransport(early, options.maxMessageBytes ? { maxBufferSize: options.maxMessageBytes } : {});
       let ended: string | undefined;
       const note = (code: number | null, signal: NodeJS.Signals | null) => {
-        ended = code !== null ? `exited with code ${code}` : `killed by ${signal}`;
+        ended = describeExit(code, signal);
       };
       if (early.child.exitCode !== null || early.child.signalCode !== null) note(early.child.exitCode, early.child.signalCode);
       else early.child.once('exit', note);
@@ -83,7 +92,7 @@ export function buildTransport(config: ServerConfig, options: TransportOptions =
       if (stdio.pid) trackTree(stdio.pid); // killed at our exit if nothing stopped it before
       const child = (stdio as unknown as { _process?: import('node:child_process').ChildProcess })._process;
       child?.once('exit', (code, signal) => {
-        exit = code !== null ? `exited with code ${code}` : `killed by ${signal}`;
+        exit = describeExit(code, signal);
       });
     };
     return { transport: stdio, stderr: (stdio.stderr ?? undefined) as NodeJS.ReadableStream | undefined, pid: () => stdio.pid, exit: () => exit };

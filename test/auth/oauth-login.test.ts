@@ -1,8 +1,8 @@
 // Remote servers that need a login: `switchboard login` through the real CLI against a local OAuth
 // authorization server and protected MCP server (test/fixtures/oauth-server.ts), the stored tokens
 // (0600), calls through the gateway with them, refresh of an expired token, a revoked login that
-// stops with the login hint and no retry storm, a legacy SSE server, a pre-registered client, and
-// `sendResource: false`.
+// stops with the login hint and no retry storm, a legacy SSE server, a pre-registered client,
+// `sendResource: false`, and one refresh for connections that need one at once.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,10 @@ import { z } from 'zod';
 import { startOAuthFixture, type OAuthFixture, type OAuthFixtureOptions } from '../fixtures/oauth-server.js';
 import { CLI, REPO, connectHttp, startHttpGateway, waitFor, writeConfig, type RunningGateway } from '../helpers/gateway.js';
 import { runCli } from '../cli/run-cli.js';
+import { pino } from 'pino';
+import { loadConfig, type RemoteServerConfig } from '../../src/config/index.js';
+import { CredentialStore } from '../../src/auth/credential-store.js';
+import { StoredTokenAuth } from '../../src/auth/stored-token-auth.js';
 
 const ANY = z.any();
 const cleanups: Array<() => Promise<void>> = [];
@@ -256,5 +260,28 @@ describe('switchboard login and remote servers that need one', () => {
     expect(result.stdout + result.stderr).toContain('you are logged in');
     expect(grants(auth, 'refresh_token')).toHaveLength(1);
     expect(auth.seen.filter((r) => 'resource' in r.params)).toEqual([]);
+  });
+
+  it('connections that need a refresh at once share one refresh request (the rotated refresh token is used once)', async () => {
+    const { auth, config, dataDir } = await setUp();
+    expect((await loginThroughCli(config, dataDir)).code).toBe(0);
+    const record = JSON.parse(readFileSync(tokensFile(dataDir), 'utf8'));
+    writeFileSync(tokensFile(dataDir), JSON.stringify({ ...record, expiresAt: Date.now() - 1000 }), { mode: 0o600 });
+    // Three connections to the server, as the gateway builds them: one store, an auth each.
+    const server = (await loadConfig(config)).servers.find((s) => s.key === 'remote') as RemoteServerConfig;
+    const store = new CredentialStore(dataDir);
+    const log = pino({ level: 'silent' });
+    const [first, second, late] = [0, 1, 2].map(() => new StoredTokenAuth(server, store, log));
+    expect(late!.hasLogin).toBe(true); // read the expired login before the refresh
+
+    const tokens = await Promise.all([first!.token(), second!.token()]);
+    expect(grants(auth, 'refresh_token')).toHaveLength(1);
+    const refreshed = stored(dataDir).tokens!.access_token;
+    expect(refreshed).not.toBe(record.tokens.access_token);
+    expect(tokens).toEqual([refreshed, refreshed]);
+
+    // A connection that still holds the expired login takes the refreshed one instead of refreshing again.
+    expect(await late!.token()).toBe(refreshed);
+    expect(grants(auth, 'refresh_token')).toHaveLength(1);
   });
 });

@@ -1,23 +1,30 @@
 // The MRTR bridge's handles expire: a call whose client never retries is cancelled (its downstream
 // request's signal aborts), its connection released, and its requestState continues nothing. Driven
 // through the bridge itself with a short lifetime; the downstream is a stand-in promise that asks
-// a question and waits for its answer or its cancellation.
-import { describe, expect, it } from 'vitest';
+// a question and waits for its answer or its cancellation. Where a lifetime must be seen NOT to
+// run out, the bridge's timers are fake and advanced past it.
+import { describe, expect, it, vi } from 'vitest';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { MrtrBridge } from '../../src/gateway/mrtr-bridge.js';
 import { waitFor } from '../helpers/gateway.js';
 
-/** The parts of a handler context the bridge reads: method, envelope (client binding), signal, inputResponses. */
-function contextFor(client: string, inputResponses?: Record<string, unknown>): ServerContext {
-  return {
-    mcpReq: {
-      id: 1,
-      method: 'tools/call',
-      envelope: { 'io.modelcontextprotocol/clientInfo': { name: client, version: '1' } },
-      signal: new AbortController().signal,
-      ...(inputResponses && { inputResponses }),
+/**
+ * The parts of a handler context the bridge reads: method, envelope (client binding), signal,
+ * inputResponses. `onResumed` is told when a retry's state has been verified: the bridge reads its
+ * inputResponses then, and its round is waiting on the call before anything else runs.
+ */
+function contextFor(client: string, inputResponses?: Record<string, unknown>, signal = new AbortController().signal, onResumed?: () => void): ServerContext {
+  const mcpReq = {
+    id: 1,
+    method: 'tools/call',
+    envelope: { 'io.modelcontextprotocol/clientInfo': { name: client, version: '1' } },
+    signal,
+    get inputResponses() {
+      onResumed?.();
+      return inputResponses;
     },
-  } as unknown as ServerContext;
+  };
+  return { mcpReq } as unknown as ServerContext;
 }
 
 describe('MRTR bridge handles', () => {
@@ -106,6 +113,83 @@ describe('MRTR bridge handles', () => {
     await expect(bridge.resume(contextFor('client-a', { [key!]: { roots: [] } }), first.requestState as string)).rejects.toMatchObject({ code: -32602 });
     const done = await bridge.resume(contextFor('client-a', { [key!]: { roots: [{ uri: 'file:///y' }] } }), second.requestState as string);
     expect(done.content).toEqual([{ type: 'text', text: JSON.stringify({ roots: [{ uri: 'file:///y' }] }) }]);
+    bridge.close();
+  });
+
+  it('arms the lifetime only when no retry of the call waits: one cancelled retry does not expire the other', { timeout: 30_000 }, async () => {
+    const ttlMs = 100;
+    const bridge = new MrtrBridge({ ttlMs });
+    let cancelled = false;
+    let finish!: (text: string) => void;
+    let answered!: () => void;
+    const gotAnswer = new Promise<void>((resolve) => (answered = resolve));
+    const first = await bridge.start(
+      contextFor('client-a'),
+      async (handle, signal) => {
+        signal.addEventListener('abort', () => (cancelled = true));
+        await bridge.ask(handle, { method: 'roots/list' }, new AbortController().signal);
+        answered();
+        return { content: [{ type: 'text', text: await new Promise<string>((resolve) => (finish = resolve)) }] };
+      },
+      () => undefined,
+    );
+    const [key] = Object.keys(first.inputRequests as object);
+    const state = first.requestState as string;
+    // Retry A answers the question and waits for the result; the same retry, sent again (B), waits too.
+    const cancelA = new AbortController();
+    const retryA = bridge.resume(contextFor('client-a', { [key!]: { roots: [] } }, cancelA.signal), state);
+    await gotAnswer;
+    const cancelB = new AbortController();
+    let bWaits = false;
+    const retryB = bridge.resume(contextFor('client-a', { [key!]: { roots: [] } }, cancelB.signal, () => (bWaits = true)), state);
+    await waitFor(() => bWaits, 'the second retry to wait on the call');
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      cancelA.abort();
+      await expect(retryA).rejects.toMatchObject({ code: -32603 });
+      vi.advanceTimersByTime(10 * ttlMs);
+      expect(cancelled).toBe(false); // B still waits: no lifetime ran
+      expect(bridge.size).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    finish('done');
+    expect((await retryB).content).toEqual([{ type: 'text', text: 'done' }]);
+    expect(bridge.size).toBe(0);
+    bridge.close();
+  });
+
+  it('arms the lifetime when the last waiting retry is cancelled', { timeout: 30_000 }, async () => {
+    const ttlMs = 100;
+    const bridge = new MrtrBridge({ ttlMs });
+    let cancelled = false;
+    const first = await bridge.start(
+      contextFor('client-a'),
+      async (handle, signal) => {
+        signal.addEventListener('abort', () => (cancelled = true));
+        await bridge.ask(handle, { method: 'roots/list' }, new AbortController().signal);
+        return await new Promise<never>(() => undefined); // never answers: only the expiry ends it
+      },
+      () => undefined,
+    );
+    const [key] = Object.keys(first.inputRequests as object);
+    const cancels = [new AbortController(), new AbortController()];
+    let waitingRetries = 0;
+    const retries = cancels.map((cancel) => bridge.resume(contextFor('client-a', { [key!]: { roots: [] } }, cancel.signal, () => void (waitingRetries += 1)), first.requestState as string));
+    await waitFor(() => waitingRetries === 2, 'both retries to wait on the call');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      for (const [i, cancel] of cancels.entries()) {
+        cancel.abort();
+        await expect(retries[i]).rejects.toMatchObject({ code: -32603 });
+      }
+      vi.advanceTimersByTime(10 * ttlMs);
+      expect(cancelled).toBe(true);
+      expect(bridge.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
     bridge.close();
   });
 });

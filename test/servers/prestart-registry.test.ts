@@ -1,12 +1,15 @@
 // The registry of children started early (src/servers/prestart.ts) with real child processes: a
 // connection adopts a child only when it was started exactly as the connection would start it (any
 // other is stopped), one adoption per child, unadopted ones are stopped on demand; the spec's safe
-// environment is the SDK's own.
+// environment is the SDK's own. A connection that finds a child started differently says so in its log.
 import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { claimPrestarted, discardPrestarted, prestart, prestartedKeys } from '../../src/servers/prestart.js';
+import { loadConfig } from '../../src/config/index.js';
+import { buildTransport } from '../../src/servers/transport.js';
+import { claimPrestarted, discardPrestarted, hasPrestarted, prestart, prestartedKeys } from '../../src/servers/prestart.js';
 import { safeBaseEnvironment, stdioSpawnSpec } from '../../src/servers/spawn-spec.js';
-import { isAlive, waitFor } from '../helpers/gateway.js';
+import { isAlive, waitFor, writeConfig } from '../helpers/gateway.js';
 
 /** A child that stays up until its stdin ends. */
 const idle = (tag: string) => stdioSpawnSpec({ command: process.execPath, args: ['-e', 'process.stdin.resume(); process.stdin.on("end", () => process.exit(0))', tag], env: {} });
@@ -17,9 +20,12 @@ describe('children started early', () => {
   });
 
   it('hands a child over once, to a connection that would start it the same way', async () => {
+    expect(hasPrestarted('same')).toBe(false);
     prestart('same', idle('same'));
+    expect(hasPrestarted('same')).toBe(true);
     const adopted = claimPrestarted('same', idle('same'));
     expect(adopted?.child.pid).toBeGreaterThan(0);
+    expect(hasPrestarted('same')).toBe(false);
     expect(claimPrestarted('same', idle('same'))).toBeUndefined();
     adopted!.child.stdin!.end();
     await waitFor(() => !isAlive(adopted!.child.pid!), 'the adopted child to exit when its stdin ends');
@@ -42,5 +48,16 @@ describe('children started early', () => {
     expect(isAlive(kept.child.pid!)).toBe(true);
     kept.child.stdin!.end();
     expect(await discardPrestarted(undefined)).toEqual([]);
+  });
+
+  it('warns in the connection\'s log when the configuration starts the server differently from its early child', async () => {
+    const early = prestart('edited', idle('as started early'));
+    const config = await loadConfig(await writeConfig({ edited: { command: process.execPath, args: ['-e', 'process.stdin.resume()', 'as configured now'] } }));
+    const warnings: Array<{ server?: string; msg?: string }> = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) });
+    const built = buildTransport(config.servers[0]!, { log });
+    expect(built.pid?.()).toBeNull(); // its own child is not started yet: nothing to stop here
+    expect(warnings).toEqual([expect.objectContaining({ server: 'edited', msg: expect.stringContaining('started differently than its configuration says') })]);
+    await waitFor(() => !isAlive(early.child.pid!), 'the child started differently to be stopped');
   });
 });
