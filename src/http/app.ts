@@ -10,7 +10,8 @@ import { z } from 'zod';
 import type { Gateway } from '../gateway/gateway.js';
 import { MANAGEMENT, viewForMode, type Mode, type View } from '../gateway/view.js';
 import { originGuard, type GuardOptions } from './guard.js';
-import { HttpSessions, type NodeExchange } from './sessions.js';
+import { HttpSessions } from './sessions.js';
+import { nodeExchange } from './node-exchange.js';
 import { authGuard, type AuthVariables } from './auth.js';
 import { ClientRegistry, type AuthenticatedClient } from './clients.js';
 import { isLoopbackHost } from './loopback.js';
@@ -259,12 +260,6 @@ export function createApp(gateway: Gateway, options: AppOptions): { app: Hono<{ 
 
   app.notFound((c) => c.json({ error: `Not found: ${c.req.path}. MCP endpoints: /mcp, /servers/{key}/mcp, /s/{key}/mcp, /toolsets/{name}/mcp, /gateway/mcp; health: /healthz, /readyz; dashboard: /ui/; admin: /api/servers, /api/tools, /api/optimize, /api/toolsets, /api/metrics, /api/metrics/series, /api/calls, /api/activity, /api/changes, /api/pins; Prometheus: /metrics.` }, 404));
   return { app, sessions };
-}
-
-/** Node's request and response under a Hono request (@hono/node-server passes them as its env). */
-function nodeExchange(env: unknown): NodeExchange | undefined {
-  const exchange = env as Partial<NodeExchange> | undefined;
-  return exchange?.incoming && exchange.outgoing ? (exchange as NodeExchange) : undefined;
 }
 
 function issuesOf(error: z.ZodError): string {

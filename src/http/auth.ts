@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AuthenticatedClient, ClientRegistry } from './clients.js';
 import { bearerToken } from './clients.js';
 import { RateLimiter } from './rate-limit.js';
+import { requestHeader } from './node-exchange.js';
 
 export interface AuthOptions {
   clients: ClientRegistry;
@@ -66,7 +67,7 @@ export function authGuard(options: AuthOptions): MiddlewareHandler<{ Variables: 
       }
       return next();
     }
-    const token = bearerToken(c.req.header('authorization'));
+    const token = bearerToken(requestHeader(c, 'authorization'));
     const client = options.clients.authenticate(token);
     if (!client) {
       const message = token

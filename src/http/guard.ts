@@ -1,6 +1,7 @@
 // Owns DNS-rebinding protection for the HTTP face: the Host header must name an allowed host and
 // an Origin header, when present, an allowed origin. Loopback names are always allowed.
 import type { MiddlewareHandler } from 'hono';
+import { requestHeader } from './node-exchange.js';
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
@@ -22,11 +23,11 @@ export function originGuard(options: GuardOptions): MiddlewareHandler {
   if (!['0.0.0.0', '::', ''].includes(options.boundHost)) hosts.add(options.boundHost.toLowerCase());
   const origins = new Set(options.allowedOrigins.map((o) => o.toLowerCase().replace(/\/$/, '')));
   return async (c, next) => {
-    const host = c.req.header('host');
+    const host = requestHeader(c, 'host');
     if (!host || !hosts.has(hostnameOf(host.toLowerCase()))) {
       return c.json({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: Host "${host ?? ''}" is not allowed. Add it to switchboard.http.allowedHosts to accept it.` }, id: null }, 403);
     }
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     if (origin) {
       let allowed = false;
       try {

@@ -12,10 +12,10 @@ import { moduleLogger } from '../logging/logger.js';
 import type { LimitSettings } from '../config/index.js';
 import { DEFAULT_LIMITS, deeperThan } from '../gateway/input-limits.js';
 import type { AuthenticatedClient } from './clients.js';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { readJsonBody, readNodeJsonBody } from './body.js';
 import { HttpCallLane } from './call-lane.js';
+import type { NodeExchange } from './node-exchange.js';
 import { preSessionReply } from './pre-session.js';
 import { RequestIds } from './request-ids.js';
 import { ModernHttpFace, isModernRequest } from './modern.js';
@@ -31,12 +31,6 @@ interface HttpSession {
   requestIds: RequestIds;
   /** Its tools/call POSTs answered beside the SDK transport (call-lane.ts). */
   lane: HttpCallLane;
-}
-
-/** Node's own request and response objects under a request (absent when the app is fetched without a server). */
-export interface NodeExchange {
-  incoming: IncomingMessage;
-  outgoing: ServerResponse;
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -70,7 +64,7 @@ export class HttpSessions {
 
   /** Handles one request for an endpoint (`/mcp`, `/servers/x/mcp`) that serves `view`, for `client` (when tokens are in use). */
   async handle(request: Request, endpoint: string, view: View, client?: AuthenticatedClient, node?: NodeExchange): Promise<Response> {
-    const sessionId = request.headers.get('mcp-session-id');
+    const sessionId = node ? (node.incoming.headers['mcp-session-id'] as string | undefined) : request.headers.get('mcp-session-id'); // one value: Node joins repeats
     if (sessionId) {
       const existing = this.sessions.get(sessionId);
       if (!existing || existing.endpoint !== endpoint || existing.client !== client?.name) return jsonRpcError(404, -32001, 'Session not found: it ended or never existed here. Initialize a new session.');
