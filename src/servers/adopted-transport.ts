@@ -2,9 +2,10 @@
 // existed (prestart.ts): newline-delimited JSON-RPC on the child's stdin and stdout, as the SDK's
 // stdio transport speaks it, with the same start, close and error behaviour (a child that failed to
 // start or has exited fails start() the way a fresh spawn would fail the handshake).
-import { ReadBuffer, SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
 import type { PrestartedChild } from './prestart.js';
+import { StdioLineBuffer } from './stdio-line-buffer.js';
 
 /** How long close() waits for the child after ending its stdin, and again after SIGTERM. */
 const CLOSE_GRACE_MS = 2000;
@@ -14,11 +15,11 @@ export class AdoptedStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly readBuffer: ReadBuffer;
+  private readonly readBuffer: StdioLineBuffer;
   private closed = false;
 
   constructor(private readonly adopted: PrestartedChild, options: { maxBufferSize?: number } = {}) {
-    this.readBuffer = new ReadBuffer({ maxBufferSize: options.maxBufferSize });
+    this.readBuffer = new StdioLineBuffer({ maxBufferSize: options.maxBufferSize });
     this.child = adopted.child;
     // The child may end before start(): remembered so start() fails instead of waiting forever.
     adopted.child.once('close', () => {

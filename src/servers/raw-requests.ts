@@ -16,6 +16,11 @@ type Params = Record<string, unknown>;
 const FIRST_ID = 2 ** 40;
 let counter = FIRST_ID;
 
+/** Whether an id is one of the lane's (an answer with it is the lane's to take). */
+export function isLaneId(id: unknown): id is number {
+  return typeof id === 'number' && id >= FIRST_ID;
+}
+
 interface Pending {
   resolve(result: Params): void;
   reject(error: unknown): void;
@@ -39,7 +44,7 @@ export class RawRequests {
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
       const reply = message as Reply;
-      if (typeof reply.id === 'number' && reply.id >= FIRST_ID && reply.method === undefined) {
+      if (isLaneId(reply.id) && reply.method === undefined) {
         const waiting = this.pending.get(reply.id);
         if (waiting) {
           this.pending.delete(reply.id);

@@ -8,6 +8,7 @@ import type { ServerConfig } from '../config/index.js';
 import { trackTree } from './process-tree.js';
 import { claimPrestarted, hasPrestarted } from './prestart.js';
 import { AdoptedStdioTransport } from './adopted-transport.js';
+import { StdioLineBuffer } from './stdio-line-buffer.js';
 import { entryEnvironment, stdioSpawnSpec } from './spawn-spec.js';
 import type { StoredTokenAuth } from '../auth/stored-token-auth.js';
 import type { Logger } from '../logging/logger.js';
@@ -83,6 +84,9 @@ export function buildTransport(config: ServerConfig, options: TransportOptions =
       stderr: 'pipe',
       ...(options.maxMessageBytes && { maxBufferSize: options.maxMessageBytes }),
     });
+    // Its line reader is ours (stdio-line-buffer.ts): the SDK's, with answers to the relay lane
+    // delivered without a schema run. The transport keeps it in a private field, as the SDK's own.
+    (stdio as unknown as { _readBuffer: StdioLineBuffer })._readBuffer = new StdioLineBuffer(options.maxMessageBytes ? { maxBufferSize: options.maxMessageBytes } : {});
     // The SDK reports only "Connection closed" when a child exits; its exit code is the cause a user
     // needs. The transport keeps the child in a private field, read once right after it spawned.
     let exit: string | undefined;
