@@ -29,7 +29,7 @@ export interface CalledServersKeeperOptions {
 }
 
 export class CalledServersKeeper {
-  /** What was last written (or found already in the file); undefined: nothing yet this run. */
+  /** What was last written this run; undefined: nothing yet. */
   private written: Snapshot | undefined;
   /** The snapshot of the previous look: a change since then means calls are still coming. */
   private previous: Snapshot | undefined;

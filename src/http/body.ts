@@ -1,5 +1,6 @@
 // Owns reading an HTTP request body within a byte limit (a declared Content-Length over it is
-// refused unread; a streamed body stops being read at the limit), then parsing it as JSON.
+// refused and, from Node's request, drained unread so the connection stays usable; a streamed body
+// stops being read at the limit), then parsing it as JSON.
 import type { IncomingMessage } from 'node:http';
 export type BodyResult = { ok: true; body: unknown; bytes: number } | { ok: false; status: 400 | 413; code: number; message: string };
 

@@ -19,8 +19,9 @@ export function nodeExchange(env: unknown): NodeExchange | undefined {
 
 /**
  * A request header (`name` in lower case) from Node's parsed headers when there are some, else from
- * the web request. Node keeps the first of a repeated Host or Authorization, and joins repeats of
- * other headers with ", " as `Headers` does.
+ * the web request. Node keeps the first of a repeated Host, Authorization, Content-Type, Content-Length,
+ * User-Agent and a few others (where `Headers` would join them), and joins repeats of other headers
+ * with ", " as `Headers` does.
  */
 export function requestHeader(c: { env: unknown; req: { header(name: string): string | undefined } }, name: string): string | undefined {
   const node = nodeExchange(c.env);

@@ -2,8 +2,9 @@
 // an id still in use by another of its requests (which MCP forbids) gets -32600 at once: the SDK's
 // transport maps each id to the stream that answers it, so a second request with the same id took
 // over the first one's answer and the first POST waited for ever (found by the fuzz test).
-// An id is in use exactly as long as the transport keeps it mapped: until the session sends its
-// answer (answered()), or until the client cancels it (notifications/cancelled: no answer follows).
+// An id is in use exactly as long as the transport keeps it mapped, or the relay lane (call-lane.ts)
+// holds it: until the session sends its answer (answered()), or until the client cancels it
+// (notifications/cancelled: no answer follows).
 import type { Transport } from '@modelcontextprotocol/server';
 import { isRequestId, type RequestId as Id } from '../gateway/request-id.js';
 

@@ -2,6 +2,8 @@
 // MCP session id, creation on initialize only, lookup (404 for unknown or ended ids, or ids used on
 // another endpoint), and reaping of idle sessions together with their resources. Session-less
 // 2026-07-28 requests go to the modern leg (modern.ts) unless the gateway serves the 2025 era only.
+// A POST of one tools/call on an initialized session, arriving through a Node server, is answered by
+// the session's relay lane (call-lane.ts) instead of the SDK transport.
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, isInitializeRequest } from '@modelcontextprotocol/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
