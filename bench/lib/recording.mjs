@@ -128,9 +128,9 @@ async function microBench({ tmp, root, ops }) {
   ]);
   const dataDir = mkdtempSync(path.join(tmp, 'micro-'));
   const store = openDatabase(dataDir);
-  // As `serve` opens it: calls appended to the journal, inserted by the worker thread.
+  // As `serve` opens it: calls appended to the journal, inserted by a timer.
   const journalDir = mkdtempSync(path.join(tmp, 'micro-journal-'));
-  const journaled = openDatabase(journalDir, { callJournal: { worker: true, onError: (/** @type {string} */ m) => process.stderr.write(`call journal: ${m}\n`) } });
+  const journaled = openDatabase(journalDir, { callJournal: { onError: (/** @type {string} */ m) => process.stderr.write(`call journal: ${m}\n`) } });
   const metrics = createMetricsRegistry({ defaultMetrics: false });
   const recording = new Gateway({}, { store, metrics });
   const recordingJournaled = new Gateway({}, { store: journaled, metrics });

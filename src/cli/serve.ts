@@ -56,9 +56,9 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const mode = options.mode ?? config.settings.mode;
   const inboundEra = options.inboundEra ?? config.settings.inboundEra;
   // Calls are journaled (one append before each answer) and inserted in batches: see docs/metrics.md.
-  // The HTTP face (many clients) inserts on a worker thread; the stdio face (one client) on a timer
-  // of its own thread, which spares the worker's ~14 MB (a tenth of the gateway's memory).
-  const store = openStore(dataDir, config.settings, { callJournal: { worker: Boolean(options.http), onError: (message) => log.error(message), onWarning: (message) => log.warn(message) } });
+  // Both faces insert on a timer of the main thread (an ingest worker thread cost ~10 MB of RSS and
+  // gained nothing at 32 concurrent sessions: docs/metrics.md).
+  const store = openStore(dataDir, config.settings, { callJournal: { onError: (message) => log.error(message), onWarning: (message) => log.warn(message) } });
   for (const warning of store.warnings) log.warn(warning);
   if (store.metrics instanceof JournaledMetricsRepository) {
     const journal = store.metrics;

@@ -5,7 +5,7 @@
 // current identity.
 import type Database from 'better-sqlite3';
 import type { Logger } from '../logging/logger.js';
-import { JournaledMetricsRepository, type CallRecord, type MetricsFilter, type MetricsRepository, type ResetResult } from '../store/index.js';
+import type { CallRecord, MetricsFilter, MetricsRepository, ResetResult } from '../store/index.js';
 import { scheduleWalCheckpoints, type WalCheckpointer } from '../store/wal-checkpoint.js';
 import type { MetricsRegistry } from './prometheus.js';
 import { ToolStatsTable, type ToolStatsView } from './tool-stats-table.js';
@@ -52,9 +52,8 @@ export class CallRecorder implements CallSink {
     this.rollup();
     this.rollupTimer = setInterval(() => this.rollup(), options.rollupEveryMs ?? ROLLUP_EVERY_MS);
     this.rollupTimer.unref();
-    // One checkpoint timer per connection that writes calls: the journal's worker checkpoints its own.
-    const offThread = store.metrics instanceof JournaledMetricsRepository && store.metrics.onWorker;
-    if (!offThread) this.checkpoints = scheduleWalCheckpoints(store.db, { onError: (message) => options.log.error(message) });
+    // One checkpoint timer, for the connection that writes calls.
+    this.checkpoints = scheduleWalCheckpoints(store.db, { onError: (message) => options.log.error(message) });
   }
 
   /** Per-tool counts, in memory: what fallbacks, recommendations and search priors read. */

@@ -2,8 +2,9 @@
 // call is one line appended to a per-process file under <dataDir>/call-journal/ before the client
 // gets its answer (copied into a memory-mapped file, or one write(2) where the native addon is
 // missing: journal-sinks.ts), so a kill -9 right after the answer loses nothing. The lines are
-// inserted into SQLite in batches by a worker thread (or a timer) a few times a second, and before any
-// read through this repository. The byte offset that is in the database is committed in the same
+// inserted into SQLite in batches by a timer on the same thread once a second, and before any read
+// through this repository (an ingest worker thread was measured and removed: it cost ~10 MB of RSS
+// and gained nothing at 32 concurrent sessions, docs/metrics.md). The byte offset that is in the database is committed in the same
 // transaction as the rows, so neither a crash nor two inserters racing ever count a call twice.
 // Journals of processes that died are recovered by whoever opens the store next. Reading files back
 // and inserting them is journal-ingest.ts.
@@ -16,7 +17,6 @@ import { describeError } from './errors.js';
 import { FILE_NAME, JournalMeta, ingestJournal, ingestWriterJournals, isFullyInserted, journalFilesOf, removeJournal } from './journal-ingest.js';
 import { journalMapping, type JournalMapper } from './journal-mmap.js';
 import { AppendSink, MappedSink, type JournalSink } from './journal-sinks.js';
-import { startIngestWorker } from './journal-worker-host.js';
 import { LineEncoder } from './journal-line.js';
 import { checkCall, type MetricsRepository } from './metrics-repository.js';
 import type { CallRecord, MetricsFilter, RecentCallsQuery, ResetResult, RollupResult, StoredCall, ToolCounts, ToolStats, ToolStatsQuery } from './types.js';
@@ -26,8 +26,6 @@ export const JOURNAL_DIR = 'call-journal';
 export const HOST_TAG = fnvHex(hostname());
 /** Writers refresh their file's mtime this often, so other hosts sharing the folder can tell they live. */
 const HEARTBEAT_MS = 30_000;
-/** The worker is told how far the file being written may be read this often. */
-const PUBLISH_MS = 200;
 /** A journal of another host is taken as abandoned only when its mtime is this old. */
 const FOREIGN_STALE_MS = 10 * 60_000;
 
@@ -41,8 +39,8 @@ function fnvHex(text: string): string {
 }
 
 export interface CallJournalOptions {
-  /** Journaled calls are inserted at least this often (default 1000 ms: each batch costs the worker a
-   * refill of cold caches, so five a second took ~40 % more CPU per call than one). */
+  /** Journaled calls are inserted at least this often (default 1000 ms: each batch costs a refill of
+   * cold caches, so five a second took ~40 % more CPU per call than one). */
   flushEveryMs?: number;
   /** A journal file is replaced by a fresh one once it is this big (default 4 MiB; a mapped file is created this big). */
   rotateBytes?: number;
@@ -50,8 +48,6 @@ export interface CallJournalOptions {
   mapped?: boolean;
   /** The mapping to use instead of the native addon's (tests inject failures). */
   mapper?: JournalMapper;
-  /** Insert on a worker thread with its own connection (default: a timer on the calling thread). */
-  worker?: boolean;
   /** Told when journaled calls could not be inserted (they stay in the journal and are retried). */
   onError: (message: string) => void;
   /** Told when the journal works in a slower way than it could (no memory mapping); default onError. */
@@ -138,8 +134,7 @@ export function recoverCallJournals(db: Database.Database, metrics: MetricsRepos
 
 /**
  * The metrics repository of a serving gateway: a call is one appended line; the lines are inserted by
- * a worker thread with its own connection (off the thread that answers clients; it also checkpoints
- * the WAL), or, when no worker can run, by a timer on this thread. Reads insert what is left first.
+ * a timer on this thread. Reads insert what is left first.
  */
 export class JournaledMetricsRepository implements MetricsRepository {
   readonly retentionDays: number;
@@ -148,22 +143,13 @@ export class JournaledMetricsRepository implements MetricsRepository {
   private readonly started = Date.now();
   private readonly prefix = `${process.pid}-${HOST_TAG}-${this.started}-${randomBytes(3).toString('hex')}-`;
   private readonly heartbeat: NodeJS.Timeout;
-  private ingester: { stop(): void };
-  /**
-   * [sequence of the file being written, its bytes of lines], stored with Atomics on a timer (never
-   * on a call's path): the worker thread reads that file only this far, so it never sees bytes of a
-   * copy still under way (Buffer.write may store a byte more than once, and weakly ordered CPUs may
-   * show another thread a later byte before an earlier one).
-   */
-  private readonly published = new Int32Array(new SharedArrayBuffer(8));
-  private readonly publisher: NodeJS.Timeout;
+  /** Inserts the journal's lines on a timer. */
+  private readonly ingester: NodeJS.Timeout;
   /** The sequence number of the file being written. */
   private fileSequence = 0;
   private mapper: JournalMapper | undefined;
   /** How lines are appended: 'mmap' (copied into a mapped file) or 'write' (one write(2) each). */
   mode: 'mmap' | 'write' = 'write';
-  /** Calls are inserted (and the WAL checkpointed) by the worker thread's own connection, not this one. */
-  onWorker = false;
   /** Why the journal appends with write(2), when it does. */
   writeReason: string | undefined;
   private readonly encoder = new LineEncoder();
@@ -180,23 +166,15 @@ export class JournaledMetricsRepository implements MetricsRepository {
   ) {
     this.retentionDays = inner.retentionDays;
     this.dir = path.join(dataDir, JOURNAL_DIR);
-    // At most 1 GiB: a mapped file is one ArrayBuffer, and its byte count is published as an Int32.
+    // At most 1 GiB: a mapped file is one ArrayBuffer.
     this.rotateBytes = Math.min(options.rotateBytes ?? 4 * 1024 * 1024, 2 ** 30);
     mkdirSync(this.dir, { recursive: true });
     const mapping = options.mapped === false ? { reason: 'asked for write(2) (mapped: false)' } : options.mapper ? { mapper: options.mapper } : journalMapping();
     this.mapper = mapping.mapper;
     if (!mapping.mapper) this.writeReason = mapping.reason;
     this.open();
-    const everyMs = options.flushEveryMs ?? 1000;
-    const onWorkerGone = () => {
-      this.onWorker = false;
-      if (!this.closed) this.ingester = this.timer(everyMs); // keep inserting, on this thread now
-    };
-    const worker = options.worker && startIngestWorker({ dbPath: db.name, dir: this.dir, prefix: this.prefix, everyMs, published: this.published }, options.onError, onWorkerGone);
-    this.onWorker = Boolean(worker);
-    this.ingester = worker || this.timer(everyMs);
-    this.publisher = setInterval(() => this.publish(), PUBLISH_MS);
-    this.publisher.unref();
+    this.ingester = setInterval(() => this.flush(), options.flushEveryMs ?? 1000);
+    this.ingester.unref();
     this.heartbeat = setInterval(() => {
       try {
         const now = new Date();
@@ -206,12 +184,6 @@ export class JournaledMetricsRepository implements MetricsRepository {
       }
     }, HEARTBEAT_MS);
     this.heartbeat.unref();
-  }
-
-  private timer(everyMs: number): { stop(): void } {
-    const timer = setInterval(() => this.flush(), everyMs);
-    timer.unref();
-    return { stop: () => clearInterval(timer) };
   }
 
   /**
@@ -243,19 +215,12 @@ export class JournaledMetricsRepository implements MetricsRepository {
     LIVE_FILES.add(file);
   }
 
-  /** Tells the worker how far the file being written may be read: its byte count, then its sequence. */
-  private publish(): void {
-    if (!this.sink) return;
-    Atomics.store(this.published, 1, this.sink.bytes);
-    Atomics.store(this.published, 0, this.fileSequence);
-  }
-
   recordCall(call: CallRecord): number {
     if (this.closed) return this.inner.recordCall(call);
     checkCall(call);
     const line = this.encoder.encode(call);
     if (!this.sink?.fits(line)) this.rotate(line.length);
-    this.sink!.append(line); // the worker learns of it from the next publish()
+    this.sink!.append(line);
     return 0;
   }
 
@@ -274,7 +239,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
 
   /**
    * Starts a fresh file once the current one is big. Nothing is inserted here (this runs on the path
-   * of a call): the old file gets no more lines, and whoever inserts it next (the worker, a read, the
+   * of a call): the old file gets no more lines, and whoever inserts it next (the timer, a read, the
    * close) removes it once it is fully inserted.
    */
   private rotate(longest: number): void {
@@ -317,12 +282,11 @@ export class JournaledMetricsRepository implements MetricsRepository {
     return this.inner.reset(filter);
   }
 
-  /** Stops the worker, inserts the rest and removes the journal; later calls go straight to the database. */
+  /** Stops the timer, inserts the rest and removes the journal; later calls go straight to the database. */
   close(): void {
     if (this.closed) return;
-    this.ingester.stop();
+    clearInterval(this.ingester);
     clearInterval(this.heartbeat);
-    clearInterval(this.publisher);
     const inserted = this.flush() >= 0;
     this.closed = true;
     try {

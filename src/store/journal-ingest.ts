@@ -1,6 +1,6 @@
 // Owns inserting call journal files into the database: the line format read back, the committed byte
 // offset per file (store_meta "call-journal:<file>"), the offset-checked ingest every inserter shares
-// (the gateway's reads, its worker thread, recovery of dead writers), the bulk INSERT over jsonb_each
+// (the gateway's reads, its timer, recovery of dead writers), the bulk INSERT over jsonb_each
 // with a line-by-line fallback, and removing files that are fully inserted. A file's lines end at
 // its first zero byte or its end: a memory-mapped journal is created full size and zero-filled.
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
@@ -65,7 +65,7 @@ export class JournalMeta {
 
 /**
  * Inserts the lines of one journal file past its committed offset and commits the new offset, all in
- * one write transaction that re-reads the offset, so the gateway's reads, its ingest worker and a
+ * one write transaction that re-reads the offset, so the gateway's reads, its timer and a
  * process recovering the file can race without counting a line twice. A file already removed is
  * skipped (it was fully inserted before removal). A torn last line is left for later, and so is
  * everything from the first zero byte on (the unused tail of a mapped file). `limit`: read no

@@ -90,17 +90,18 @@ describe('per-tool stats table', () => {
 });
 
 describe('WAL checkpoints', () => {
-  it('runs one checkpoint timer per writing connection: none on the main one when the journal worker writes and checkpoints', () => {
+  it('runs one checkpoint timer on the connection that writes calls, journaled or not', () => {
     const direct = stores.open();
     const recorder = new CallRecorder({ store: direct, record: true, log });
     expect(direct.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0); // ours, on a timer
     recorder.close();
     expect(direct.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
 
-    const journaled = stores.open({ callJournal: { worker: true, onError: (m) => { throw new Error(m); } } });
-    const onWorker = new CallRecorder({ store: journaled, record: true, log });
-    expect(journaled.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000); // the worker checkpoints its own connection
-    onWorker.close();
+    const journaled = stores.open({ callJournal: { onError: (m) => { throw new Error(m); } } });
+    const recording = new CallRecorder({ store: journaled, record: true, log });
+    expect(journaled.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0); // ours, on a timer
+    recording.close();
+    expect(journaled.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 });
 

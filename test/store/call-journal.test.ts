@@ -139,14 +139,14 @@ describe.each(['mmap', 'write'] as const)('call journal (%s)', (mode) => {
     });
   }
 
-  it.skipIf(skip)('inserts on a worker thread with its own connection, without any read asking for it', async () => {
+  it.skipIf(skip)('inserts on its timer, without any read asking for it', async () => {
     const dir = stores.dir();
     const errors: string[] = [];
-    const store = stores.open({ callJournal: journal({ worker: true, flushEveryMs: 50, rotateBytes: 1000, onError: (m) => errors.push(m) }) }, dir);
+    const store = stores.open({ callJournal: journal({ flushEveryMs: 50, rotateBytes: 1000, onError: (m) => errors.push(m) }) }, dir);
     for (let i = 0; i < 50; i++) store.metrics.recordCall(call(i));
     expect(journalFiles(dir).length).toBeGreaterThan(1); // rotated
-    // A COUNT does not flush: the worker inserted them, and removed the files the writer moved on from.
-    await waitFor(() => rows(store) === 50 && journalFiles(dir).length === 1, 'the worker to insert 50 calls', 20_000);
+    // A COUNT does not flush: the timer inserted them, and removed the files the writer moved on from.
+    await waitFor(() => rows(store) === 50 && journalFiles(dir).length === 1, 'the timer to insert 50 calls', 20_000);
     for (let i = 50; i < 60; i++) store.metrics.recordCall(call(i));
     store.close();
     expect(errors).toEqual([]);
