@@ -1,6 +1,8 @@
 // Owns the `switchboard` command line: options shared by every command, dispatch, and exit codes
 // (0 ok, 1 failure, 2 invalid configuration or usage).
-// First, before anything heavy loads: `serve` starts the servers its session will need (serve-prestart.ts).
+// First, before anything heavy loads: `serve --http` caps V8's young generation (young-generation-cap.ts),
+// and `serve` starts the servers its session will need (serve-prestart.ts).
+import './young-generation-cap.js';
 import './serve-prestart.js';
 import { Command, Option } from 'commander';
 import { ConfigError } from '../config/errors.js';
