@@ -5,8 +5,8 @@
 // then measured in interleaved rounds (the order rotating every round), so load changes hit every
 // variant alike. Per round and variant: CALLS sequential `tools/call echo` on one session (the p50 of
 // the calls' times, their p99 and the slowest, and the CPU of the process listening, per call), then SECONDS with SESSIONS
-// sessions calling as fast as they are answered (calls/s). Reports medians over rounds, ratios to
-// `direct` (the echo server's own HTTP face), and each process's VmRSS at the end.
+// sessions calling as fast as they are answered (calls/s). Reports medians over rounds, the p50's
+// ratio to `direct` (the echo server's own HTTP face), and each process's VmRSS at the end.
 //
 //   node bench/ab-http.mjs [--variants direct,default,nocap,semi4,semi8,baseline] [--baseline DIR] [--rounds N] [--calls N] [--warmup N] [--seconds S] [--sessions N]
 //
@@ -38,7 +38,8 @@ const SECONDS = Number(values.seconds ?? 4);
 const SESSIONS = Number(values.sessions ?? 32);
 const ECHO = path.join(ROOT_DIR, 'bench/echo-server.mjs');
 const MAIN = path.join(ROOT_DIR, 'dist/cli/main.js');
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-ab-http-'));
+/** @type {string} */
+let tmp = '';
 
 /** @param {string} name @param {string} main @returns {(port: number) => string[]} */
 const gateway = (name, main) => (port) => {
@@ -50,12 +51,12 @@ const gateway = (name, main) => (port) => {
 /** @type {Record<string, () => {args: (port: number) => string[], env?: Record<string, string>, tool: string}>} */
 const KNOWN = {
   direct: () => ({ args: (port) => [ECHO, '--http', '--port', String(port), '--exit-on-stdin-close'], tool: 'echo' }),
-  default: () => ({ args: gateway('default', MAIN), tool: 'echo_echo' }),
-  // V8's young generation capped (16 MB semi-spaces by default): less RSS, maybe more CPU per call.
-  // V8's own growth (the HTTP face's cap on the young generation off).
+  default: () => ({ args: gateway('default', MAIN), env: { SWITCHBOARD_SEMI_SPACE_CAP_MB: '' }, tool: 'echo_echo' }),
+  // V8's own growth of the young generation (the HTTP face's cap off: young-generation-cap.ts).
   nocap: () => ({ args: gateway('nocap', MAIN), env: { SWITCHBOARD_SEMI_SPACE_CAP_MB: '0' }, tool: 'echo_echo' }),
-  semi4: () => ({ args: (port) => ['--max-semi-space-size=4', ...gateway('semi4', MAIN)(port)], tool: 'echo_echo' }),
-  semi8: () => ({ args: (port) => ['--max-semi-space-size=8', ...gateway('semi8', MAIN)(port)], tool: 'echo_echo' }),
+  // The young generation sized by node's own flag instead, with the cap off.
+  semi4: () => ({ args: (port) => ['--max-semi-space-size=4', ...gateway('semi4', MAIN)(port)], env: { SWITCHBOARD_SEMI_SPACE_CAP_MB: '0' }, tool: 'echo_echo' }),
+  semi8: () => ({ args: (port) => ['--max-semi-space-size=8', ...gateway('semi8', MAIN)(port)], env: { SWITCHBOARD_SEMI_SPACE_CAP_MB: '0' }, tool: 'echo_echo' }),
   baseline: () => {
     if (!values.baseline) throw new Error('the baseline variant needs --baseline DIR (a built checkout: DIR/dist/cli/main.js)');
     return { args: gateway('baseline', path.resolve(values.baseline, 'dist/cli/main.js')), tool: 'echo_echo' };
@@ -63,6 +64,15 @@ const KNOWN = {
 };
 const names = (values.variants ?? 'direct,default').split(',');
 for (const name of names) if (!KNOWN[name]) throw new Error(`unknown variant ${name}; known: ${Object.keys(KNOWN).join(', ')}`);
+tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-ab-http-'));
+// Interrupted: every process this run started is stopped by PID before it exits.
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => {
+    killAllStarted();
+    rmSync(tmp, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 
 /** CPU ms (user + system) of one process. @param {number} pid */
 function cpuMs(pid) {
@@ -95,7 +105,10 @@ try {
     variants.push({ name, pid: server.pid, tool: spec.tool, sessions, p50: [], p99: [], max: [], cpu: [], throughput: [], stop: server.stop });
   }
   process.stderr.write(`warming ${names.join(', ')} with ${WARMUP} calls each\n`);
-  for (const v of variants) for (let i = 0; i < WARMUP; i++) await v.sessions[0].call(v.tool, { message: 'hello' });
+  for (const v of variants) {
+    for (let i = 0; i < WARMUP; i++) await v.sessions[0].call(v.tool, { message: 'hello' });
+    for (const session of v.sessions.slice(1)) await session.call(v.tool, { message: 'hello' });
+  }
 
   for (let round = 0; round < ROUNDS; round++) {
     const order = variants.map((_, i) => variants[(i + round) % variants.length]);
@@ -114,7 +127,8 @@ try {
       v.p99.push(times[Math.floor(times.length * 0.99)]);
       v.max.push(times[times.length - 1]);
       let done = 0;
-      const until = performance.now() + SECONDS * 1000;
+      const began = performance.now();
+      const until = began + SECONDS * 1000;
       await Promise.all(
         v.sessions.map(async (session) => {
           while (performance.now() < until) {
@@ -123,7 +137,7 @@ try {
           }
         }),
       );
-      v.throughput.push(done / SECONDS);
+      v.throughput.push((done * 1000) / (performance.now() - began));
     }
     process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
   }

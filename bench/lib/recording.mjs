@@ -376,7 +376,7 @@ function renderMicro(micro) {
     ['prom-client `observeCall`', micro.prometheus_observe],
     ['SQLite insert (`MetricsRepository.recordCall`, with validation)', micro.sqlite_insert],
     ['`Gateway.recordCall`, recording on, direct insert (record built as forward.ts does)', micro.record_path_on],
-    [`call journal append (\`serve\`: ${micro.journal.mode === 'mmap' ? 'a copy into the mapped file' : 'one `write(2)`'}; the worker inserts)`, micro.journal_append],
+    [`call journal append (\`serve\`: ${micro.journal.mode === 'mmap' ? 'a copy into the mapped file' : 'one `write(2)`'}; inserted later by a timer, not timed)`, micro.journal_append],
     ['`Gateway.recordCall`, recording on, as `serve` records (journal)', micro.record_path_on_journaled],
     ['`Gateway.recordCall`, recording off (Prometheus only)', micro.record_path_off],
   ];

@@ -228,7 +228,7 @@ export class JournaledMetricsRepository implements MetricsRepository {
   flush(): number {
     if (!this.db.open || this.closed) return 0;
     try {
-      // This thread wrote the lines, so it may read all of them.
+      // The file being written is read as far as this thread appended, and kept.
       const current = this.sink ? { sequence: this.fileSequence, bytes: this.sink.bytes } : undefined;
       return ingestWriterJournals(this.db, this.inner, this.dir, this.prefix, current);
     } catch (error) {

@@ -69,7 +69,7 @@ export class JournalMeta {
  * process recovering the file can race without counting a line twice. A file already removed is
  * skipped (it was fully inserted before removal). A torn last line is left for later, and so is
  * everything from the first zero byte on (the unused tail of a mapped file). `limit`: read no
- * further than this byte (how far the writer has published the file it is still writing).
+ * further than this byte (how far the writer has appended to the file it is still writing).
  */
 export function ingestJournal(db: Database.Database, metrics: MetricsRepository, dir: string, file: string, limit = Infinity): { calls: number; skippedLines: number } {
   const meta = new JournalMeta(db);
@@ -155,8 +155,8 @@ export function journalFilesOf(dir: string, prefix: string): string[] {
 /**
  * Inserts every journal file of one writer (`prefix`); files before the newest receive no more lines,
  * so once fully inserted they are removed (the writer creates a file only after cutting the one
- * before to its lines). `current`: the file the writer is writing and how many of its bytes may be
- * read; it is read only that far, and newer files not at all. Returns the calls inserted.
+ * before to its lines). `current`: the file the writer is writing and how many bytes it has appended
+ * (the writer's own flush passes them); it is read only that far and kept, and newer files are not read. Returns the calls inserted.
  */
 export function ingestWriterJournals(db: Database.Database, metrics: MetricsRepository, dir: string, prefix: string, current?: { sequence: number; bytes: number }): number {
   const files = journalFilesOf(dir, prefix);

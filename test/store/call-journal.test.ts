@@ -275,7 +275,7 @@ describe('reading the journal of a writer that is still writing it', () => {
     expect(rows(store)).toBe(3);
   });
 
-  it('reads the file being written only as far as the published byte count, and newer files not at all', () => {
+  it('reads the file being written only as far as the given byte count, and newer files not at all', () => {
     const { dir, store, folder, prefix, direct, line } = handWrittenJournal();
     // File 0: three lines then a zero tail, as a mapped file looks while it is written; file 1: one line.
     writeFileSync(path.join(folder, `${prefix}0.jsonl`), Buffer.concat([Buffer.from(line(1) + line(2) + line(3)), Buffer.alloc(256)]));
@@ -283,7 +283,7 @@ describe('reading the journal of a writer that is still writing it', () => {
     expect(ingestWriterJournals(store.db, direct, folder, prefix, { sequence: 0, bytes: line(1).length + 5 })).toBe(1); // one line and part of the next
     expect(ingestWriterJournals(store.db, direct, folder, prefix, { sequence: 0, bytes: 3 * line(1).length })).toBe(2);
     expect(journalFiles(dir)).toHaveLength(2); // file 0 is still the one being written: kept
-    // File 0 is complete now (read to its zero tail; it keeps the tail, so it waits for recovery); file 1 to its published end.
+    // File 0 is complete now (read to its zero tail; it keeps the tail, so it waits for recovery); file 1 to its given end.
     expect(ingestWriterJournals(store.db, direct, folder, prefix, { sequence: 1, bytes: line(4).length })).toBe(1);
     expect(rows(store)).toBe(4);
   });
