@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { isAlive, npmServer, startHttpGateway, waitFor, writeConfig, type RunningGateway } from '../helpers/gateway.js';
 
+/** What the gateway logs when it stops connections nobody used for isolatedIdleMs. */
+const IDLE_RELEASES = ['connections only 2026-07-28 clients used are idle; stopped until the next request', 'shared connections no session uses stopped'];
+
 function modernClient(): Client {
   return new Client({ name: 'idle-release-test', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
 }
@@ -30,8 +33,10 @@ describe('connections used only by 2026-07-28 clients', () => {
       const [first] = await waitFor(() => (connectedPids().length > 0 ? connectedPids() : undefined), 'server-memory to connect');
       expect(isAlive(first!)).toBe(true);
 
-      await waitFor(() => gateway.log.records().some((r) => r.msg === 'connections only 2026-07-28 clients used are idle; stopped until the next request'), 'the idle release');
-      await waitFor(() => !isAlive(first!), `server-memory (pid ${first}) to exit`);
+      // Which round stops it depends on timing (the connection the call used may be the one the
+      // gateway's own first listing started, which the unused-shared round stops): the process must go.
+      await waitFor(() => !isAlive(first!), `server-memory (pid ${first}) to exit once idle`);
+      expect(gateway.log.records().some((r) => IDLE_RELEASES.includes(String(r.msg)))).toBe(true);
 
       const again = await client.callTool({ name: 'memory_read_graph', arguments: {} });
       expect(again.isError).toBeFalsy();
