@@ -1,7 +1,8 @@
-// Owns what counts as a usable JSON-RPC request id (a string, or a finite number): the faces key
-// requests in progress, cancellations and answers by it.
+// Owns what counts as a usable JSON-RPC request id (a string, or an integer, the SDK's own rule): the
+// faces key requests in progress, cancellations and answers by it, and a lane takes only what the
+// SDK path would accept.
 export type RequestId = string | number;
 
 export function isRequestId(id: unknown): id is RequestId {
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 }

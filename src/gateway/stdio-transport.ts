@@ -118,9 +118,9 @@ export class CheckedStdioTransport implements Transport {
   }
 }
 
-/** The id of a malformed message, when it is a usable JSON-RPC id (a string or a number). */
+/** The id of a malformed message, to answer it by: a string or any finite number, as the client sent it. */
 function idOf(value: unknown): Id {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const id = (value as { id?: unknown }).id;
-  return isRequestId(id) ? id : null;
+  return isRequestId(id) || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }

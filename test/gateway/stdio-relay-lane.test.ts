@@ -62,6 +62,14 @@ describe('stdio relay lane', () => {
     expect((await gateway.answer(7)).result).toMatchObject({ content: [{ text: 'ok: seven' }] });
     expect((await gateway.answer(8)).result).toMatchObject({ content: [{ text: 'ok: eight' }] });
     expect((await gateway.answer(9)).result).toMatchObject({ content: [{ text: 'ok: nine' }] });
+    // An id the SDK refuses (not an integer) gets the SDK path's refusal on both paths, never a result.
+    gateway.send({ id: 1.5, method: 'tools/call', params: { name: 'bad_ok', arguments: { text: 'half' } } });
+    const refusedByLane = await gateway.answer(1.5);
+    gateway.send({ id: 1.5, method: 'tools/call', params: { name: 'bad_ok', arguments: { text: 'half' }, ...SDK_PATH } });
+    await waitFor(() => gateway!.messages.filter((m) => m.id === 1.5).length === 2 || undefined, 'the second answer to id 1.5');
+    const refusedBySdk = gateway.messages.filter((m) => m.id === 1.5)[1]!;
+    expect(refusedByLane.result).toBeUndefined();
+    expect(body(refusedByLane)).toEqual(body(refusedBySdk));
   });
 
   it('a client cancel reaches the server and the call gets no answer; the next call is answered', async () => {

@@ -153,6 +153,17 @@ describe('HTTP relay lane for tools/call', () => {
     await session.end();
   }, 60_000);
 
+  it('an id the SDK refuses (not an integer) gets the SDK path\'s refusal, not a lane answer', async () => {
+    const session = await rawSession(gateway.url);
+    const viaLane = await session.call(1.5, 'bad_ok', { text: 'x' });
+    const viaSdk = await session.call(1.5, 'bad_ok', { text: 'x' }, SDK_PATH);
+    const [laneText, sdkText] = [await viaLane.text(), await viaSdk.text()];
+    expect(viaLane.status).toBe(viaSdk.status);
+    expect(laneText).toBe(sdkText);
+    expect(laneText).not.toContain('ok: x');
+    await session.end();
+  }, 60_000);
+
   it('two clients with the same id at once each get their own answer', async () => {
     const [a, b] = await Promise.all([rawSession(gateway.url), rawSession(gateway.url)]);
     const [fromA, fromB] = await Promise.all([a.call(1, 'bad_slow', { ms: 300 }), b.call(1, 'bad_ok', { text: 'b' })]);
