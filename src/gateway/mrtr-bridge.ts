@@ -210,6 +210,9 @@ export class MrtrBridge {
       }
       if (call.outcome) return true;
       await this.gatherQuestions(call);
+      // Cancelled while gathering: the questions stay unasked for the next round (an input_required
+      // nobody reads would mark them asked and move the call to a round no client holds).
+      if (signal.aborted) return false;
       // Another round waiting on the call may have asked them meanwhile: then wait on.
       if (call.outcome || call.questions.some((q) => !q.asked)) return true;
     }
