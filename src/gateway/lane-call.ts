@@ -59,6 +59,20 @@ export interface LaneCallSite {
   http?: { req: Request };
 }
 
+/** A standard schema (zod's among them), as the SDK tells a result schema from options. */
+const isSchema = (value: unknown) => (typeof value === 'object' || typeof value === 'function') && value !== null && '~standard' in value;
+
+/**
+ * `ctx.mcpReq.send` for a lane call: the server's own request, related to the call, with both of the
+ * SDK's shapes: `(request, schema, options?)` and `(request, options?)` for spec methods.
+ */
+export function relatedSend(server: Pick<GatewaySession['server'], 'request'>, id: RequestId) {
+  return (r: { method: string; params?: Params }, schemaOrOptions?: unknown, options?: Params) =>
+    isSchema(schemaOrOptions)
+      ? server.request(r as never, schemaOrOptions as never, { ...options, relatedRequestId: id })
+      : server.request(r as never, { ...(schemaOrOptions as Params | undefined), relatedRequestId: id } as never);
+}
+
 /**
  * Runs `call` on the session's own request handler. Resolves to the answer to write (a result or an
  * error response for the call's id), or undefined when the call was cancelled (MCP sends no answer then).
@@ -75,7 +89,7 @@ export async function runLaneCall(session: GatewaySession, call: LaneCall, site:
       requestState: NO_REQUEST_STATE,
       signal: site.signal,
       notify: (notification: { method: string; params?: Params }) => server.notification(notification as never, { relatedRequestId: id }),
-      send: (r: { method: string; params?: Params }, schema: unknown, options?: Params) => server.request(r as never, schema as never, { ...options, relatedRequestId: id }),
+      send: relatedSend(server, id),
     },
     http: site.http,
   } as unknown as ServerContext;
