@@ -2,7 +2,7 @@
 // legacy SSE). Configured headers go on every request, and the stored OAuth token for this server when
 // there is one; nothing from a connected client is added.
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
+import { ReadBuffer, StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/index.js';
 import { trackTree } from './process-tree.js';
@@ -85,8 +85,12 @@ export function buildTransport(config: ServerConfig, options: TransportOptions =
       ...(options.maxMessageBytes && { maxBufferSize: options.maxMessageBytes }),
     });
     // Its line reader is ours (stdio-line-buffer.ts): the SDK's, with answers to the relay lane
-    // delivered without a schema run. The transport keeps it in a private field, as the SDK's own.
-    (stdio as unknown as { _readBuffer: StdioLineBuffer })._readBuffer = new StdioLineBuffer(options.maxMessageBytes ? { maxBufferSize: options.maxMessageBytes } : {});
+    // delivered without a schema run. The transport keeps it in a private field, as the SDK's own;
+    // should an SDK release keep it elsewhere, the SDK's reader stays (correct, only slower) and the
+    // log says so (test/servers/stdio-line-reader.test.ts fails on such a release).
+    const reader = stdio as unknown as { _readBuffer?: unknown };
+    if (reader._readBuffer instanceof ReadBuffer) reader._readBuffer = new StdioLineBuffer(options.maxMessageBytes ? { maxBufferSize: options.maxMessageBytes } : {});
+    else options.log?.warn({ server: config.key }, "the MCP SDK's stdio transport no longer keeps its line reader where Switchboard replaces it; its own reader is used (answers are schema-checked, a little slower)");
     // The SDK reports only "Connection closed" when a child exits; its exit code is the cause a user
     // needs. The transport keeps the child in a private field, read once right after it spawned.
     let exit: string | undefined;
