@@ -99,6 +99,9 @@ export async function runBench({ quick, rounds, only, tmp, gatewayLogLevel, gate
       const sequence = r % 2 === 1 ? measuredTargets : [...measuredTargets].reverse();
       order = sequence.flatMap((t) => (skipped.has(t.id) ? [] : [/** @type {import('./targets.mjs').Target} */ (byId.get(t.baseline)), t]));
     }
+    /** The last measurement of each baseline in this round: a target is paired with the one right before it. */
+    /** @type {Map<string, any>} */
+    const lastBaseline = new Map();
     for (const [i, target] of order.entries()) {
       if (skipped.has(target.id)) continue;
       const tag = `r${r}/${rounds} ${i + 1}/${order.length} ${target.id}`;
@@ -115,6 +118,8 @@ export async function runBench({ quick, rounds, only, tmp, gatewayLogLevel, gate
       try {
         const record = await measure(target, deployment, plan, (line) => progress(`${tag}: ${line}`));
         record.round = r;
+        if (target.group === 'direct') lastBaseline.set(target.id, record);
+        else record.adjacent_baseline = adjacentFigures(lastBaseline.get(target.baseline));
         /** @type {any[]} */ (runs.get(target.id)).push(record);
         for (const e of record.errors) progress(`${tag}: error: ${e}`);
       } finally {
@@ -142,7 +147,8 @@ export async function runBench({ quick, rounds, only, tmp, gatewayLogLevel, gate
   const notes = [
     '',
     'connect: a new session (stdio: spawn + initialize). tools/list: warm. seq: sequential tools/call echo. × direct: seq p50 over the direct',
-    'p50 of the same face in this run (SSE counts as HTTP). CPU µs/call: CPU time of the target\'s processes (gateway and echo server) per',
+    'p50 of the same face in this run (SSE counts as HTTP); paired: the median over rounds of each round\'s p50 over the direct block',
+    'measured right before it (the blocks of a round run target after its direct baseline, the order reversing every round). CPU µs/call: CPU time of the target\'s processes (gateway and echo server) per',
     'sequential call. calls/s: closed loop, one request in flight per session (stdio: one process per session), after a warm-up.',
     '64 KB: tools/call payload returning 65,536 bytes. RSS: peak summed VmRSS of the target\'s process trees (stdio: the first session\'s',
     'tree; HTTP: the server tree, every session open).',
@@ -167,6 +173,15 @@ export async function runBench({ quick, rounds, only, tmp, gatewayLogLevel, gate
       runs: Object.fromEntries(runs),
     },
   };
+}
+
+/**
+ * What a target's ratios need of the baseline measured right before it in the same round.
+ * @param {any} baseline
+ */
+function adjacentFigures(baseline) {
+  if (!baseline) return undefined;
+  return { p50_ms: baseline.seq?.p50_ms ?? null, calls32: baseline.throughput?.find((/** @type {any} */ x) => x.clients === 32)?.calls_per_s ?? null };
 }
 
 /**
@@ -229,6 +244,15 @@ function aggregate(targets, runs, skipped) {
     record.ratio_list_vs_direct = div(record.list_ms, baseline.list_ms);
     const at = (/** @type {any} */ r, /** @type {number} */ n) => r.throughput.find((/** @type {any} */ x) => x.clients === n)?.calls_per_s;
     record.ratio_calls32_vs_direct = div(at(record, 32), at(baseline, 32));
+    // Each round's measurement over the baseline measured right before it, then the median: steadier
+    // than the ratio of medians when the machine's state drifts between the blocks of a run.
+    const rs = /** @type {any[]} */ (runs.get(t.id) ?? []);
+    const paired = (/** @type {(r: any) => number | null | undefined} */ mine, /** @type {(b: any) => number | null | undefined} */ theirs) =>
+      rs.map((r) => div(mine(r), r.adjacent_baseline && theirs(r.adjacent_baseline))).filter((v) => typeof v === 'number');
+    record.ratio_p50_paired_rounds = paired((r) => r.seq?.p50_ms, (b) => b.p50_ms);
+    record.ratio_p50_paired = record.ratio_p50_paired_rounds.length ? round(median(record.ratio_p50_paired_rounds)) : null;
+    record.ratio_calls32_paired_rounds = paired((r) => r.throughput.find((/** @type {any} */ x) => x.clients === 32)?.calls_per_s, (b) => b.calls32);
+    record.ratio_calls32_paired = record.ratio_calls32_paired_rounds.length ? round(median(record.ratio_calls32_paired_rounds)) : null;
   }
   // Directs first, then Switchboard, then peers; each group in definition order.
   const rank = { direct: 0, switchboard: 1, peer: 2 };

@@ -148,7 +148,7 @@ export class GatewaySession {
     this.lastActive = Date.now();
     if (this.era === 'modern' && continuesBridgedCall(request, ctx)) return resumeBridged(this, ctx);
     const params = (request.params ?? {}) as Params;
-        const single = this.view.kind === 'server' ? this.view.server : undefined;
+    const single = this.view.kind === 'server' ? this.view.server : undefined;
     if (this.view.kind === 'management') return answerManagement(this, request, params, ctx);
     checkDepth(params, this.services.settings.limits);
     if (this.scope) return scopeEntries(this.scope, request.method, await this.dispatch(request, params, ctx, single), () => this.catalog(), single);
