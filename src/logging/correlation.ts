@@ -6,7 +6,11 @@
 /** Process-unique prefix, so ids stay unique across runs in the same store. */
 const PREFIX = Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0');
 let counter = 0;
-const byRequest = new WeakMap<object, string>();
+/** Where a request context carries its id: a symbol-keyed property (a WeakMap entry per call cost more). */
+const CORRELATION = Symbol('switchboard.correlationId');
+type Carrier = { [CORRELATION]?: string };
+/** Contexts that cannot take a property (frozen ones): kept aside. */
+const byFrozenRequest = new WeakMap<object, string>();
 
 /** A new id (`<6 hex>-<base36 counter>`): cheap, unique in this process, unlikely to repeat across runs. */
 export function newCorrelationId(): string {
@@ -15,17 +19,17 @@ export function newCorrelationId(): string {
 
 /** The correlation id of a request context, minted on first use. */
 export function correlationOf(request: object): string {
-  let id = byRequest.get(request);
-  if (id === undefined) {
-    id = newCorrelationId();
-    byRequest.set(request, id);
-  }
+  const carried = (request as Carrier)[CORRELATION] ?? byFrozenRequest.get(request);
+  if (carried !== undefined) return carried;
+  const id = newCorrelationId();
+  adoptCorrelation(request, id);
   return id;
 }
 
 /** Makes a request context carry an existing id (a tool_execute continuing a tool_discovery). */
 export function adoptCorrelation(request: object, id: string): void {
-  byRequest.set(request, id);
+  if (Object.isExtensible(request)) (request as Carrier)[CORRELATION] = id; // symbol-keyed: JSON and Object.keys skip it
+  else byFrozenRequest.set(request, id);
 }
 
 const DISCOVERIES_KEPT = 256;
