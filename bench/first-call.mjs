@@ -5,9 +5,12 @@
 // server directly, initialize, call `echo`; spawn `switchboard serve --stdio` in front of the same
 // server, initialize, call `echo_echo`, once with a fresh data dir (first run: nothing cached) and
 // once with the data dir of the previous rounds (every later start). Reports the medians of spawn
-// to initialize answered and spawn to first call answered, and ratios to direct.
+// to initialize answered and spawn to first call answered, and ratios to direct. On Node 22+ the
+// gateway's code cache (src/cli/compile-cache.ts) is fresh with the fresh data dir and kept with the
+// reused one; --no-cache-variant adds the reused data dir with the cache off (SWITCHBOARD_COMPILE_CACHE=0).
+// Node 22 here: run this file with that node (process.execPath starts every process).
 //
-//   node bench/first-call.mjs [--rounds N]
+//   node bench/first-call.mjs [--rounds N] [--no-cache-variant]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,20 +22,26 @@ const { StdioClientTransport } = await rootImport('@modelcontextprotocol/client'
 const { z } = await rootImport('zod');
 const ANY = z.any();
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'no-cache-variant': { type: 'boolean' } } });
 const ROUNDS = Number(values.rounds ?? 15);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-first-call-'));
 const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
-const MAIN = path.join(ROOT_DIR, 'dist/cli/main.js');
+const MAIN = path.join(ROOT_DIR, 'bin/switchboard.js'); // the command users run
 const config = path.join(tmp, '.mcp.json');
 writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: ECHO } } }));
 const warmDataDir = path.join(tmp, 'warm-data');
 
-/** @type {Record<string, (round: number) => {args: string[], tool: string}>} */
+const warmCache = path.join(tmp, 'warm-cache');
+/** Where the gateway keeps V8's code cache (Node 22+, src/cli/compile-cache.ts): fresh, kept between starts, or none. */
+const cacheEnv = (/** @type {string | undefined} */ dir) => (dir ? { XDG_CACHE_HOME: dir } : { SWITCHBOARD_COMPILE_CACHE: '0' });
+/** @type {Record<string, (round: number) => {args: string[], tool: string, env?: Record<string, string>}>} */
 const VARIANTS = {
   direct: () => ({ args: ECHO, tool: 'echo' }),
-  'switchboard, fresh data dir': (round) => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, `cold-${round}`)], tool: 'echo_echo' }),
-  'switchboard, data dir reused': () => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', warmDataDir], tool: 'echo_echo' }),
+  'switchboard, fresh data dir': (round) => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, `cold-${round}`)], tool: 'echo_echo', env: cacheEnv(path.join(tmp, `cold-cache-${round}`)) }),
+  'switchboard, data dir reused': () => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', warmDataDir], tool: 'echo_echo', env: cacheEnv(warmCache) }),
+  ...(values['no-cache-variant'] && {
+    'switchboard, data dir reused, no code cache': () => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', warmDataDir], tool: 'echo_echo', env: cacheEnv(undefined) }),
+  }),
 };
 const names = Object.keys(VARIANTS);
 /** @type {Record<string, {init: number[], call: number[]}>} */
@@ -42,7 +51,7 @@ const samples = Object.fromEntries(names.map((n) => [n, { init: [], call: [] }])
 async function start(name, round) {
   const spec = VARIANTS[name](round);
   const t0 = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: spec.args, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: spec.args, stderr: 'ignore', env: { ...process.env, ...spec.env } });
   const client = new Client({ name: 'first-call', version: '1' }, { capabilities: {} });
   await client.connect(transport);
   const init = performance.now() - t0;
