@@ -1,6 +1,6 @@
 // Owns forwarding one request of a client session to a server: the client's progress token is
 // mapped per hop (and every progress update written before the result), cancellation follows the
-// client's abort signal, errors keep the server's code, message and data, and each finished call is
+// client's cancel (cancelOf: the lane's or the SDK's signal), errors keep the server's code, message and data, and each finished call is
 // tracked for reverse-request routing, recorded in the metrics and logged once at debug level.
 import type { JSONRPCRequest, ServerContext } from '@modelcontextprotocol/server';
 import type { Connection } from '../servers/connection.js';
@@ -8,6 +8,7 @@ import type { CallOutcome } from '../store/index.js';
 import { approximateSize, errorClassOf, firstText, outcomeOf } from './call-outcome.js';
 import type { ForwardingServices } from './ports.js';
 import { correlationOf } from '../logging/correlation.js';
+import { cancelOf } from './request-cancel.js';
 import { requestLog, type RequestFields } from '../logging/request-log.js';
 
 type Params = Record<string, unknown>;
@@ -46,6 +47,7 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
           progressSent = progressSent.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
           if (requestLog) requestLog.progress(requestFields(session, connection, request, ctx, label), progress);
         };
+  const cancel = cancelOf(ctx);
   const startedAt = Date.now();
   const started = performance.now();
   const running = session.inflight.get(connection) ?? [];
@@ -57,7 +59,7 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
   let answeredAt: number | undefined;
   try {
     result = await connection.request(request.method, Object.keys(forwarded).length ? forwarded : undefined, {
-      signal: ctx.mcpReq.signal,
+      signal: cancel,
       onprogress,
       caller: session.id,
       // No timeoutMs: the connection applies the server's own requestTimeoutMs, else the gateway's.
@@ -68,7 +70,7 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
     return result;
   } catch (error) {
     failure = error;
-    outcome = ctx.mcpReq.signal.aborted ? 'cancelled' : outcomeOf(error);
+    outcome = cancel.aborted ? 'cancelled' : outcomeOf(error);
     throw error;
   } finally {
     running.splice(running.indexOf(ctx), 1);

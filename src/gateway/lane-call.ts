@@ -6,6 +6,8 @@
 import type { JSONRPCMessage, ServerContext } from '@modelcontextprotocol/server';
 import type { GatewaySession } from './session.js';
 import { isRequestId, type RequestId } from './request-id.js';
+import { carryCancel } from './request-cancel.js';
+import { abortSignalOf, type CallCancel } from '../servers/call-cancel.js';
 
 type Params = Record<string, unknown>;
 
@@ -52,9 +54,12 @@ export function laneServes(session: GatewaySession | undefined): session is Gate
 const encodeErrorCode = (code: number) => (code === -32002 ? -32602 : code);
 const NO_REQUEST_STATE = () => undefined;
 
-/** Where a lane call runs: its cancel signal, and what the SDK would put in the context's session id and `http`. */
+/**
+ * Where a lane call runs: its cancel (an AbortSignal, or a CallCancel that makes one only when
+ * asked), and what the SDK would put in the context's session id and `http`.
+ */
 export interface LaneCallSite {
-  signal: AbortSignal;
+  signal: AbortSignal | CallCancel;
   sessionId?: string;
   http?: { req: Request };
 }
@@ -80,25 +85,26 @@ export function relatedSend(server: Pick<GatewaySession['server'], 'request'>, i
 export async function runLaneCall(session: GatewaySession, call: LaneCall, site: LaneCallSite): Promise<JSONRPCMessage | undefined> {
   const { id, params } = call;
   const server = session.server;
-  const ctx = {
-    sessionId: site.sessionId,
-    mcpReq: {
-      id,
-      method: 'tools/call',
-      _meta: params._meta,
-      requestState: NO_REQUEST_STATE,
-      signal: site.signal,
-      notify: (notification: { method: string; params?: Params }) => server.notification(notification as never, { relatedRequestId: id }),
-      send: relatedSend(server, id),
+  const cancel = site.signal;
+  const mcpReq = {
+    id,
+    method: 'tools/call',
+    _meta: params._meta,
+    requestState: NO_REQUEST_STATE,
+    // Made on first read when the cancel is a CallCancel: the forwarding path reads cancelOf(ctx) instead.
+    get signal(): AbortSignal {
+      return abortSignalOf(cancel);
     },
-    http: site.http,
-  } as unknown as ServerContext;
+    notify: (notification: { method: string; params?: Params }) => server.notification(notification as never, { relatedRequestId: id }),
+    send: relatedSend(server, id),
+  };
+  const ctx = { sessionId: site.sessionId, mcpReq: carryCancel(mcpReq, cancel), http: site.http } as unknown as ServerContext;
   try {
     const result = await server.fallbackRequestHandler!({ jsonrpc: '2.0', id, method: 'tools/call', params }, ctx);
-    if (site.signal.aborted) return undefined;
+    if (cancel.aborted) return undefined;
     return { jsonrpc: '2.0', id, result } as JSONRPCMessage;
   } catch (failure) {
-    if (site.signal.aborted) return undefined;
+    if (cancel.aborted) return undefined;
     const error = failure as { code?: unknown; message?: string; data?: unknown };
     const code = Number.isSafeInteger(error.code) ? (error.code as number) : -32603;
     const answer = { code: encodeErrorCode(code), message: error.message ?? 'Internal error', ...(error.data !== undefined && { data: error.data }) };

@@ -6,20 +6,21 @@
 // The request context and the answer are the SDK's shape (lane-call.ts, shared with the HTTP face's
 // lane). Anything else (other methods, `_meta` other than a progress token, a session not yet
 // initialized, a 2026-07-28 session) takes the SDK path.
-// Each call gets its AbortController up front, not lazily: every forwarded call reads its signal
-// (forward.ts hands it to the connection, whose sender cancels downstream on abort), so a lazy one
-// would be created on every call anyway.
+// Each call's cancel is a CallCancel (servers/call-cancel.ts): the forwarding path listens to it
+// as it would to an AbortSignal, and no AbortController is made unless code asks for the context's
+// signal (a failed call's classification, the SDK's request path).
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { moduleLogger } from '../logging/logger.js';
 import type { GatewaySession } from './session.js';
 import type { RequestId as Id } from './request-id.js';
 import { laneCallOf, laneServes, runLaneCall, type LaneCall } from './lane-call.js';
+import { CallCancel } from '../servers/call-cancel.js';
 
 export class StdioFastCalls {
   /** The session the lane serves: the connection's 2025-era session once it exists. */
   private session: GatewaySession | undefined;
   /** tools/call requests of the lane now running, by the client's id. */
-  private readonly running = new Map<Id, AbortController>();
+  private readonly running = new Map<Id, CallCancel>();
   private readonly log = moduleLogger('stdio');
 
   constructor(private readonly write: (message: JSONRPCMessage) => Promise<void>) {}
@@ -43,9 +44,9 @@ export class StdioFastCalls {
   }
 
   private run(session: GatewaySession, call: LaneCall): void {
-    const controller = new AbortController();
+    const controller = new CallCancel();
     this.running.set(call.id, controller);
-    runLaneCall(session, call, { signal: controller.signal })
+    runLaneCall(session, call, { signal: controller })
       .then((answer) => answer && this.write(answer))
       .catch((error: Error) => this.log.debug({ id: call.id, err: error.message }, 'the answer to a call could not be written (the client has gone)'))
       .finally(() => {

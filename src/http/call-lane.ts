@@ -11,6 +11,7 @@ import type { GatewaySession } from '../gateway/session.js';
 import { laneCallOf, laneServes, runLaneCall, type LaneCall } from '../gateway/lane-call.js';
 import { isRequestId, type RequestId } from '../gateway/request-id.js';
 import { moduleLogger } from '../logging/logger.js';
+import { CallCancel } from '../servers/call-cancel.js';
 
 /** How often a waiting stream gets an SSE comment, as the SDK transport's default keep-alive. */
 const KEEP_ALIVE_MS = 15_000;
@@ -25,7 +26,8 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 class LaneStream {
   private started = false;
   private keepAlive: NodeJS.Timeout | undefined;
-  readonly controller = new AbortController();
+  /** The call's cancel: no AbortController unless code asks for the context's signal (servers/call-cancel.ts). */
+  readonly controller = new CallCancel();
 
   constructor(
     private readonly response: ServerResponse,
@@ -138,7 +140,7 @@ export class HttpCallLane {
   run(call: LaneCall, response: ServerResponse, sessionId: string, request: Request, release: () => void): void {
     const stream = new LaneStream(response, sessionId);
     this.running.set(call.id, stream);
-    runLaneCall(this.session, call, { signal: stream.controller.signal, sessionId, http: { req: request } })
+    runLaneCall(this.session, call, { signal: stream.controller, sessionId, http: { req: request } })
       .then((answer) => {
         if (answer) stream.answer(answer);
         else stream.end();

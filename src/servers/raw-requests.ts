@@ -6,6 +6,7 @@
 // caller's abort and the timeout send notifications/cancelled downstream, a 2025-era
 // `resultType` is dropped from a result, and an error answer becomes the SDK's ProtocolError.
 import { ProtocolError, SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { CancelSignal } from './call-cancel.js';
 
 type Params = Record<string, unknown>;
 
@@ -75,7 +76,7 @@ export class RawRequests {
    * Sends one request and resolves with the server's result. The signal and the timeout reject with
    * an SdkError RequestTimeout (as the SDK does) after telling the server the request is cancelled.
    */
-  send(method: string, params: Params | undefined, signal: AbortSignal | undefined, timeout: number): Promise<Params> {
+  send(method: string, params: Params | undefined, signal: CancelSignal | undefined, timeout: number): Promise<Params> {
     const transport = this.transport!;
     const id = ++counter;
     return new Promise<Params>((resolve, reject) => {

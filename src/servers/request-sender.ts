@@ -11,13 +11,15 @@ import { fromClientError, requestCancelled, serverTimeout } from './errors.js';
 import { LogCallers } from './log-callers.js';
 import { ProgressRouter } from './progress-router.js';
 import { RawRequests } from './raw-requests.js';
+import { abortSignalOf, type CancelSignal } from './call-cancel.js';
 
 type Params = Record<string, unknown>;
 
 const ANY_RESULT = z.any();
 
 export interface SendOptions {
-  signal?: AbortSignal;
+  /** The caller's cancel: an AbortSignal, or a lane call's CallCancel (call-cancel.ts). */
+  signal?: CancelSignal;
   onprogress?: (progress: Params) => void;
   /** Who the request is for (a client session's id): log messages that arrive while it runs name it (log-callers.ts). */
   caller?: string;
@@ -58,13 +60,13 @@ export class RequestSender {
    * The hot path (no progress to follow): on a 2025-era server the relay lane (raw-requests.ts),
    * else the SDK's own timer and the caller's signal (see docs/decisions/0004-hot-path.md).
    */
-  async sendPlain(client: Client, method: string, params: Params | undefined, signal: AbortSignal | undefined, timeout: number, caller: string | undefined): Promise<Params> {
+  async sendPlain(client: Client, method: string, params: Params | undefined, signal: CancelSignal | undefined, timeout: number, caller: string | undefined): Promise<Params> {
     this.inflight++;
     this.logCallers.begin(caller);
     try {
       const result = this.raw.usable(client.transport)
         ? await this.raw.send(method, params, signal, timeout)
-        : await client.request({ method: method as 'ping', params }, ANY_RESULT, { ...(signal && { signal }), timeout });
+        : await client.request({ method: method as 'ping', params }, ANY_RESULT, { ...(signal && { signal: abortSignalOf(signal) }), timeout });
       this.outcomes.answered();
       return result;
     } catch (error) {
