@@ -105,6 +105,8 @@ export async function runBench({ quick, rounds, only, tmp, gatewayLogLevel, gate
     for (const [i, target] of order.entries()) {
       if (skipped.has(target.id)) continue;
       const tag = `r${r}/${rounds} ${i + 1}/${order.length} ${target.id}`;
+      // A target pairs only with the baseline block right before it: not with an earlier one when this one fails.
+      if (target.group === 'direct') lastBaseline.delete(target.id);
       progress(`${tag}: starting`);
       let deployment;
       try {

@@ -1,7 +1,8 @@
 // Owns forwarding one request of a client session to a server: the client's progress token is
 // mapped per hop (and every progress update written before the result), cancellation follows the
-// client's cancel (cancelOf: the lane's or the SDK's signal), errors keep the server's code, message and data, and each finished call is
-// tracked for reverse-request routing, recorded in the metrics and logged once at debug level.
+// client's cancel (cancelOf: the lane's own or the SDK's signal), errors keep the server's code,
+// message and data, and each finished call is tracked for reverse-request routing, recorded in the
+// metrics and logged once at debug level.
 import type { JSONRPCRequest, ServerContext } from '@modelcontextprotocol/server';
 import type { Connection } from '../servers/connection.js';
 import type { CallOutcome } from '../store/index.js';
@@ -26,7 +27,7 @@ export interface ForwardingSession {
 /**
  * Sends one request to a server and returns its result untouched. The client's progress token is
  * replaced by the SDK's own downstream and mapped back on the way up; cancellation follows the
- * client's abort signal; errors keep the server's code, message and data.
+ * client's cancel; errors keep the server's code, message and data.
  */
 export async function forwardRequest(session: ForwardingSession, connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string, record = true): Promise<Result> {
   const meta = params._meta as Params | undefined;

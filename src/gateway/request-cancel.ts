@@ -11,8 +11,7 @@ export function cancelOf(ctx: ServerContext): CancelSignal {
   return (ctx.mcpReq as { [CANCEL]?: CancelSignal })[CANCEL] ?? ctx.mcpReq.signal;
 }
 
-/** Stores a lane call's cancel on the `mcpReq` object it builds. */
+/** Stores a lane call's cancel on the `mcpReq` object it builds: not enumerable, so a copy of the object (a detached context) does not carry it. */
 export function carryCancel<T extends object>(mcpReq: T, cancel: CancelSignal): T {
-  (mcpReq as { [CANCEL]?: CancelSignal })[CANCEL] = cancel;
-  return mcpReq;
+  return Object.defineProperty(mcpReq, CANCEL, { value: cancel });
 }

@@ -6,3 +6,8 @@ export type RequestId = string | number;
 export function isRequestId(id: unknown): id is RequestId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 }
+
+/** The id to answer a message by when it cannot be served (malformed, no session): a string or any finite number, as the client sent it; else null. */
+export function answerableId(id: unknown): RequestId | null {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}

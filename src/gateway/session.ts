@@ -32,6 +32,7 @@ import { failureResult, retryWithFallback, suggestInError, withSuggestions } fro
 import { withheldResult } from '../catalog/pinning.js';
 import { legacySessionOnly, type InboundEra } from './era.js';
 import { withMissingCapabilityError } from './missing-capability.js';
+import { cancelOf } from './request-cancel.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -217,7 +218,7 @@ export class GatewaySession {
       return withSuggestions(result, suggestions);
     } catch (error) {
       const failure = error as { code?: unknown; data?: unknown; message?: string };
-      if (typeof failure.code === 'number' && !ctx.mcpReq.signal.aborted) {
+      if (typeof failure.code === 'number' && !cancelOf(ctx).aborted) {
         const suggestions = this.fallbacks(catalog, exposed);
         if (suggestions.length && this.services.settings.meta.autoRetryFallback && !retrying) {
           return retryWithFallback(this, catalog, suggestions[0]!.toolKey, exposed, failureResult(failure), request, params, ctx);

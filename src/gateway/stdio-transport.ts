@@ -4,7 +4,7 @@
 // with -32600 instead of being buffered without bound. Valid messages go to the SDK server, unless
 // the relay lane takes them first (intercept).
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { isRequestId } from './request-id.js';
+import { answerableId } from './request-id.js';
 
 /** Checks a parsed line is a JSON-RPC message (throws when not): the SDK's parser, or a lighter check. */
 export type MessageCheck = (value: unknown) => JSONRPCMessage;
@@ -122,5 +122,5 @@ export class CheckedStdioTransport implements Transport {
 function idOf(value: unknown): Id {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const id = (value as { id?: unknown }).id;
-  return isRequestId(id) || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+  return answerableId(id);
 }

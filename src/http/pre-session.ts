@@ -3,7 +3,7 @@
 // `server/discover` probe gets -32601 (method not found) with HTTP 400, which clients read as "this
 // server speaks the 2025 era" and fall back to initialize immediately (docs/protocol.md).
 import { DISCOVER_METHOD, discoverRefusal } from '../gateway/era.js';
-import { isRequestId } from '../gateway/request-id.js';
+import { answerableId } from '../gateway/request-id.js';
 
 type Id = string | number | null;
 
@@ -20,5 +20,5 @@ export function preSessionReply(body: unknown): Response {
 function isRequest(message: unknown): message is { id: string | number; method: string } {
   if (typeof message !== 'object' || message === null) return false;
   const { id, method } = message as { id?: unknown; method?: unknown };
-  return typeof method === 'string' && isRequestId(id);
+  return typeof method === 'string' && answerableId(id) !== null;
 }

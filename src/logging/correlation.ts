@@ -19,7 +19,8 @@ export function newCorrelationId(): string {
 
 /** The correlation id of a request context, minted on first use. */
 export function correlationOf(request: object): string {
-  const carried = (request as Carrier)[CORRELATION] ?? byFrozenRequest.get(request);
+  // The WeakMap first: a context frozen after it got an id keeps any id adopted later there.
+  const carried = byFrozenRequest.get(request) ?? (request as Carrier)[CORRELATION];
   if (carried !== undefined) return carried;
   const id = newCorrelationId();
   adoptCorrelation(request, id);

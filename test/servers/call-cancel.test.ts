@@ -23,6 +23,19 @@ describe('CallCancel', () => {
     expect(cancel.reason).toBe('client cancelled');
   });
 
+  it('runs every listener and aborts its signal even when a listener throws, then rethrows the first error', () => {
+    const cancel = new CallCancel();
+    const signal = cancel.signal;
+    const calls: string[] = [];
+    cancel.addEventListener('abort', () => {
+      throw new Error('first');
+    });
+    cancel.addEventListener('abort', () => calls.push('second'));
+    expect(() => cancel.abort('stop')).toThrow('first');
+    expect(calls).toEqual(['second']);
+    expect(signal.aborted).toBe(true);
+  });
+
   it('makes a real AbortSignal only when asked, which follows the cancel either way', () => {
     const before = new CallCancel();
     const signal = before.signal;
