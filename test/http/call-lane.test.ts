@@ -153,6 +153,21 @@ describe('HTTP relay lane for tools/call', () => {
     await session.end();
   }, 60_000);
 
+  it("one client's cancel ends only its own call, though the other client's call has the same id", async () => {
+    const [a, b] = await Promise.all([rawSession(gateway.url), rawSession(gateway.url)]);
+    const before = (gateway.log.text().match(/hang: request \d+ will never be answered/g) ?? []).length;
+    const fromA = await a.call(7, 'bad_hang');
+    const downstreamA = await waitFor(() => [...gateway.log.text().matchAll(/hang: request (\d+) will never be answered/g)][before]?.[1], "the server to receive A's call");
+    const fromB = await b.call(7, 'bad_slow', { ms: 600 });
+    expect((await a.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'A gave up' } })).status).toBe(202);
+    expect(messagesOf(await fromA.text())).toEqual([]); // A's call ended with no answer
+    await waitFor(() => gateway.log.text().includes(`cancelled ${downstreamA}`), "the server to receive the cancel of A's call");
+    // B's call with the same id was not cancelled: it is answered in full.
+    expect(messagesOf(await fromB.text())).toMatchObject([{ id: 7, result: { content: [{ text: 'slow: answered after 600 ms' }] } }]);
+    expect(gateway.log.text().match(/cancelled \d+/g)?.filter((line) => line === `cancelled ${downstreamA}`)).toHaveLength(1);
+    await Promise.all([a.end(), b.end()]);
+  }, 60_000);
+
   it('an id the SDK refuses (not an integer) gets the SDK path\'s refusal, not a lane answer', async () => {
     const session = await rawSession(gateway.url);
     const viaLane = await session.call(1.5, 'bad_ok', { text: 'x' });
