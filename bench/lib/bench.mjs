@@ -178,12 +178,21 @@ export async function runBench({ quick, rounds, only, tmp, gatewayLogLevel, gate
 }
 
 /**
+ * A measurement's calls/s at `clients` concurrent sessions.
+ * @param {any} record @param {number} clients
+ * @returns {number | undefined}
+ */
+function callsAt(record, clients) {
+  return record.throughput?.find((/** @type {any} */ x) => x.clients === clients)?.calls_per_s;
+}
+
+/**
  * What a target's ratios need of the baseline measured right before it in the same round.
  * @param {any} baseline
  */
 function adjacentFigures(baseline) {
   if (!baseline) return undefined;
-  return { p50_ms: baseline.seq?.p50_ms ?? null, calls32: baseline.throughput?.find((/** @type {any} */ x) => x.clients === 32)?.calls_per_s ?? null };
+  return { p50_ms: baseline.seq?.p50_ms ?? null, calls32: callsAt(baseline, 32) ?? null };
 }
 
 /**
@@ -244,17 +253,17 @@ function aggregate(targets, runs, skipped) {
     const div = (/** @type {number | null | undefined} */ a, /** @type {number | null | undefined} */ b) => (typeof a === 'number' && typeof b === 'number' && b > 0 ? round(a / b) : null);
     record.ratio_p50_vs_direct = div(record.seq.p50_ms, baseline.seq.p50_ms);
     record.ratio_list_vs_direct = div(record.list_ms, baseline.list_ms);
-    const at = (/** @type {any} */ r, /** @type {number} */ n) => r.throughput.find((/** @type {any} */ x) => x.clients === n)?.calls_per_s;
-    record.ratio_calls32_vs_direct = div(at(record, 32), at(baseline, 32));
+    record.ratio_calls32_vs_direct = div(callsAt(record, 32), callsAt(baseline, 32));
     // Each round's measurement over the baseline measured right before it, then the median: steadier
     // than the ratio of medians when the machine's state drifts between the blocks of a run.
     const rs = /** @type {any[]} */ (runs.get(t.id) ?? []);
-    const paired = (/** @type {(r: any) => number | null | undefined} */ mine, /** @type {(b: any) => number | null | undefined} */ theirs) =>
-      rs.map((r) => div(mine(r), r.adjacent_baseline && theirs(r.adjacent_baseline))).filter((v) => typeof v === 'number');
-    record.ratio_p50_paired_rounds = paired((r) => r.seq?.p50_ms, (b) => b.p50_ms);
-    record.ratio_p50_paired = record.ratio_p50_paired_rounds.length ? round(median(record.ratio_p50_paired_rounds)) : null;
-    record.ratio_calls32_paired_rounds = paired((r) => r.throughput.find((/** @type {any} */ x) => x.clients === 32)?.calls_per_s, (b) => b.calls32);
-    record.ratio_calls32_paired = record.ratio_calls32_paired_rounds.length ? round(median(record.ratio_calls32_paired_rounds)) : null;
+    const paired = (/** @type {(r: any) => number | null | undefined} */ mine, /** @type {'p50_ms' | 'calls32'} */ figure) =>
+      rs.map((r) => div(mine(r), r.adjacent_baseline?.[figure])).filter((v) => typeof v === 'number');
+    const medianOf = (/** @type {number[]} */ ratios) => (ratios.length ? round(median(ratios)) : null);
+    record.ratio_p50_paired_rounds = paired((r) => r.seq?.p50_ms, 'p50_ms');
+    record.ratio_p50_paired = medianOf(record.ratio_p50_paired_rounds);
+    record.ratio_calls32_paired_rounds = paired((r) => callsAt(r, 32), 'calls32');
+    record.ratio_calls32_paired = medianOf(record.ratio_calls32_paired_rounds);
   }
   // Directs first, then Switchboard, then peers; each group in definition order.
   const rank = { direct: 0, switchboard: 1, peer: 2 };

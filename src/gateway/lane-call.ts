@@ -59,7 +59,7 @@ const NO_REQUEST_STATE = () => undefined;
  * asked), and what the SDK would put in the context's session id and `http`.
  */
 export interface LaneCallSite {
-  signal: AbortSignal | CallCancel;
+  cancel: AbortSignal | CallCancel;
   sessionId?: string;
   http?: { req: Request };
 }
@@ -85,7 +85,7 @@ export function relatedSend(server: Pick<GatewaySession['server'], 'request'>, i
 export async function runLaneCall(session: GatewaySession, call: LaneCall, site: LaneCallSite): Promise<JSONRPCMessage | undefined> {
   const { id, params } = call;
   const server = session.server;
-  const cancel = site.signal;
+  const cancel = site.cancel;
   const mcpReq = {
     id,
     method: 'tools/call',

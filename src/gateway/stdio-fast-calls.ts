@@ -12,7 +12,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { moduleLogger } from '../logging/logger.js';
 import type { GatewaySession } from './session.js';
-import type { RequestId as Id } from './request-id.js';
+import { isRequestId, type RequestId as Id } from './request-id.js';
 import { laneCallOf, laneServes, runLaneCall, type LaneCall } from './lane-call.js';
 import { CallCancel } from '../servers/call-cancel.js';
 
@@ -44,29 +44,29 @@ export class StdioFastCalls {
   }
 
   private run(session: GatewaySession, call: LaneCall): void {
-    const controller = new CallCancel();
-    this.running.set(call.id, controller);
-    runLaneCall(session, call, { signal: controller })
+    const cancel = new CallCancel();
+    this.running.set(call.id, cancel);
+    runLaneCall(session, call, { cancel })
       .then((answer) => answer && this.write(answer))
       .catch((error: Error) => this.log.debug({ id: call.id, err: error.message }, 'the answer to a call could not be written (the client has gone)'))
       .finally(() => {
-        if (this.running.get(call.id) === controller) this.running.delete(call.id);
+        if (this.running.get(call.id) === cancel) this.running.delete(call.id);
       });
   }
 
   /** A client's notifications/cancelled for a call of the lane aborts it (no answer follows, as in MCP). */
   private cancel(params: unknown): boolean {
     const requestId = (params as { requestId?: unknown } | undefined)?.requestId;
-    const controller = typeof requestId === 'string' || typeof requestId === 'number' ? this.running.get(requestId) : undefined;
-    if (!controller) return false;
+    const cancel = isRequestId(requestId) ? this.running.get(requestId) : undefined;
+    if (!cancel) return false;
     this.running.delete(requestId as Id);
-    controller.abort((params as { reason?: unknown }).reason);
+    cancel.abort((params as { reason?: unknown }).reason);
     return true;
   }
 
   /** The connection closed: every call of the lane is aborted. */
   close(): void {
-    for (const controller of this.running.values()) controller.abort(new Error('Connection closed'));
+    for (const cancel of this.running.values()) cancel.abort(new Error('Connection closed'));
     this.running.clear();
   }
 }

@@ -27,7 +27,7 @@ class LaneStream {
   private started = false;
   private keepAlive: NodeJS.Timeout | undefined;
   /** The call's cancel: no AbortController unless code asks for the context's signal (servers/call-cancel.ts). */
-  readonly controller = new CallCancel();
+  readonly cancel = new CallCancel();
 
   constructor(
     private readonly response: ServerResponse,
@@ -140,7 +140,7 @@ export class HttpCallLane {
   run(call: LaneCall, response: ServerResponse, sessionId: string, request: Request, release: () => void): void {
     const stream = new LaneStream(response, sessionId);
     this.running.set(call.id, stream);
-    runLaneCall(this.session, call, { signal: stream.controller, sessionId, http: { req: request } })
+    runLaneCall(this.session, call, { cancel: stream.cancel, sessionId, http: { req: request } })
       .then((answer) => {
         if (answer) stream.answer(answer);
         else stream.end();
@@ -169,7 +169,7 @@ export class HttpCallLane {
       const stream = isRequestId(requestId) ? this.running.get(requestId) : undefined;
       if (!stream) continue;
       this.running.delete(requestId as RequestId);
-      stream.controller.abort(params?.reason);
+      stream.cancel.abort(params?.reason);
       stream.end();
     }
   }
@@ -177,7 +177,7 @@ export class HttpCallLane {
   /** The session closed: every lane call is aborted and its stream ended. */
   close(): void {
     for (const stream of this.running.values()) {
-      stream.controller.abort(new Error('Session closed'));
+      stream.cancel.abort(new Error('Session closed'));
       stream.end();
     }
     this.running.clear();
