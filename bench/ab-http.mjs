@@ -10,8 +10,8 @@
 //
 //   node bench/ab-http.mjs [--variants direct,default,nocap,semi4,semi8,baseline] [--baseline DIR] [--rounds N] [--calls N] [--warmup N] [--seconds S] [--sessions N]
 //
-// `baseline` is another build of Switchboard (a built checkout: DIR/dist/cli/main.js).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// `baseline` is another build of Switchboard (a built checkout: DIR/dist/bundle/main.js, or DIR/dist/cli/main.js before the bundle).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,7 +37,9 @@ const WARMUP = Number(values.warmup ?? 1000);
 const SECONDS = Number(values.seconds ?? 4);
 const SESSIONS = Number(values.sessions ?? 32);
 const ECHO = path.join(ROOT_DIR, 'bench/echo-server.mjs');
-const MAIN = path.join(ROOT_DIR, 'dist/cli/main.js');
+const MAIN = path.join(ROOT_DIR, 'dist/bundle/main.js');
+/** A built checkout's CLI: its bundle, or dist/cli/main.js for a build from before the bundle. @param {string} dir */
+const builtMain = (dir) => (existsSync(path.resolve(dir, 'dist/bundle/main.js')) ? path.resolve(dir, 'dist/bundle/main.js') : path.resolve(dir, 'dist/cli/main.js'));
 /** @type {string} */
 let tmp = '';
 
@@ -58,8 +60,8 @@ const KNOWN = {
   semi4: () => ({ args: (port) => ['--max-semi-space-size=4', ...gateway('semi4', MAIN)(port)], env: { SWITCHBOARD_SEMI_SPACE_CAP_MB: '0' }, tool: 'echo_echo' }),
   semi8: () => ({ args: (port) => ['--max-semi-space-size=8', ...gateway('semi8', MAIN)(port)], env: { SWITCHBOARD_SEMI_SPACE_CAP_MB: '0' }, tool: 'echo_echo' }),
   baseline: () => {
-    if (!values.baseline) throw new Error('the baseline variant needs --baseline DIR (a built checkout: DIR/dist/cli/main.js)');
-    return { args: gateway('baseline', path.resolve(values.baseline, 'dist/cli/main.js')), tool: 'echo_echo' };
+    if (!values.baseline) throw new Error('the baseline variant needs --baseline DIR (a built checkout: DIR/dist/bundle/main.js, or DIR/dist/cli/main.js before the bundle)');
+    return { args: gateway('baseline', builtMain(values.baseline)), tool: 'echo_echo' };
   },
 };
 const names = (values.variants ?? 'direct,default').split(',');

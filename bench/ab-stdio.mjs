@@ -10,7 +10,7 @@
 //
 // hypertool and 1mcp are the peer gateways of ../shared/bench-peers, built with its build.sh into DIR
 // (--peers, default $SWITCHBOARD_BENCH_PEERS): never installed by this project.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,7 +28,9 @@ const CALLS = Number(values.calls ?? 300);
 const WARMUP = Number(values.warmup ?? 4000);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-ab-'));
 const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
-const MAIN = path.join(ROOT_DIR, 'dist/cli/main.js');
+const MAIN = path.join(ROOT_DIR, 'dist/bundle/main.js');
+/** A built checkout's CLI: its bundle, or dist/cli/main.js for a build from before the bundle. @param {string} dir */
+const builtMain = (dir) => (existsSync(path.resolve(dir, 'dist/bundle/main.js')) ? path.resolve(dir, 'dist/bundle/main.js') : path.resolve(dir, 'dist/cli/main.js'));
 
 /** @param {string} name @param {Record<string, unknown>} [settings] */
 function gatewayArgs(name, settings) {
@@ -56,8 +58,8 @@ const KNOWN = {
   'json-relay': () => ({ args: [path.join(ROOT_DIR, 'bench/relay-floor.mjs'), '--json', '--', process.execPath, ...ECHO], tool: 'echo' }),
   // Another build of Switchboard (a checkout of an earlier commit, built): --baseline DIR.
   baseline: () => {
-    if (!values.baseline) throw new Error('the baseline variant needs --baseline DIR (a built checkout: DIR/dist/cli/main.js)');
-    return { args: gatewayArgs('baseline').map((a) => (a === MAIN ? path.resolve(values.baseline, 'dist/cli/main.js') : a)), tool: 'echo_echo' };
+    if (!values.baseline) throw new Error('the baseline variant needs --baseline DIR (a built checkout: DIR/dist/bundle/main.js, or DIR/dist/cli/main.js before the bundle)');
+    return { args: gatewayArgs('baseline').map((a) => (a === MAIN ? builtMain(values.baseline) : a)), tool: 'echo_echo' };
   },
   hypertool: () => hypertoolSpec(),
   '1mcp': () => oneMcpSpec(),

@@ -32,7 +32,7 @@ const CLIENTS = Number(values.clients);
 const CALLS = Number(values.calls);
 const { Client, StreamableHTTPClientTransport } = await rootImport('@modelcontextprotocol/client');
 const { StdioClientTransport } = await rootImport('@modelcontextprotocol/client', './stdio');
-const CLI = path.join(ROOT_DIR, 'dist/cli/main.js');
+const CLI = path.join(ROOT_DIR, 'dist/bundle/main.js');
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-daemon-bench-'));
 const serverBin = (pkg) => path.join(ROOT_DIR, `node_modules/@modelcontextprotocol/server-${pkg}/dist/index.js`);

@@ -87,7 +87,7 @@ async function timed(client, name, args) {
 const started = performance.now();
 process.stderr.write(`filling a store with ${STORED} calls...\n`);
 const sql = seed();
-const gateway = await connect({ command: process.execPath, args: [path.join(ROOT_DIR, 'dist/cli/main.js'), 'serve', '--stdio', '--config', configFile, '--data-dir', dataDir] });
+const gateway = await connect({ command: process.execPath, args: [path.join(ROOT_DIR, 'dist/bundle/main.js'), 'serve', '--stdio', '--config', configFile, '--data-dir', dataDir] });
 const direct = await connect(echo);
 const bad = { a: 'not a number', b: 1 };
 const runs = { gatewayOk: [], gatewayFail: [], directOk: [], directFail: [] };

@@ -22,7 +22,7 @@ import { summarize } from './lib/stats.mjs';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' } } });
 const ROUNDS = Number(values.rounds ?? 15);
-const CLI = path.join(ROOT_DIR, 'dist/cli/main.js');
+const CLI = path.join(ROOT_DIR, 'dist/bundle/main.js');
 const MEMORY = path.join(ROOT_DIR, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 const INITIALIZE = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };
 // A full 2026-07-28 envelope (what a modern client sends): answered with a DiscoverResult under the default

@@ -34,7 +34,7 @@ writeFileSync(config, JSON.stringify({
 
 /** Starts a gateway; resolves with its pid and URL. */
 async function startGateway() {
-  const child = spawn(process.execPath, [path.join(ROOT_DIR, 'dist/cli/main.js'), 'serve', '--http', '--port', '0', '--config', config, '--data-dir', path.join(tmp, `data-${Date.now()}`), '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT_DIR, 'dist/bundle/main.js'), 'serve', '--http', '--port', '0', '--config', config, '--data-dir', path.join(tmp, `data-${Date.now()}`), '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] });
   registerPid(/** @type {number} */ (child.pid));
   let text = '';
   const url = await new Promise((resolve, reject) => {

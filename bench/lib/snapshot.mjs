@@ -15,7 +15,7 @@ import { ROOT_DIR } from './root-modules.mjs';
  */
 export function snapshotGateway(tmp) {
   const dist = path.join(ROOT_DIR, 'dist');
-  if (!existsSync(path.join(dist, 'cli', 'main.js'))) return undefined;
+  if (!existsSync(path.join(dist, 'bundle', 'main.js'))) return undefined;
   const revision = gitRevision();
   const root = path.join(tmp, 'switchboard');
   mkdirSync(root, { recursive: true });
@@ -24,5 +24,5 @@ export function snapshotGateway(tmp) {
   if (existsSync(addon)) cpSync(addon, path.join(root, 'native', 'journal-mmap', 'build', 'Release'), { recursive: true });
   writeFileSync(path.join(root, 'package.json'), '{"type": "module"}\n');
   symlinkSync(path.join(ROOT_DIR, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-  return { root, main: path.join(root, 'dist', 'cli', 'main.js'), revision };
+  return { root, main: path.join(root, 'dist', 'bundle', 'main.js'), revision };
 }

@@ -33,11 +33,11 @@ const NODE = process.execPath;
  * @typedef {object} Context
  * @property {string} tmp a scratch folder owned by this run
  * @property {string} gatewayLogLevel
- * @property {string | undefined} gatewayMain the run's copy of dist/cli/main.js (undefined: not built)
+ * @property {string | undefined} gatewayMain the run's copy of dist/bundle/main.js (undefined: not built)
  */
 
 /** @param {Context} ctx */
-const noGateway = (ctx) => (ctx.gatewayMain ? undefined : 'dist/cli/main.js is missing (the build failed?)');
+const noGateway = (ctx) => (ctx.gatewayMain ? undefined : 'dist/bundle/main.js is missing (the build failed?)');
 
 /** @param {string} file @param {unknown} value */
 function writeJson(file, value) {

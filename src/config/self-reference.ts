@@ -10,8 +10,8 @@ import type { StdioServerConfig } from './types.js';
 export const GATEWAY_CHAIN_ENV = 'SWITCHBOARD_GATEWAY_CONFIGS';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** Entry points of this install: the bin, the built CLI, the CLI source (tsx). */
-const ENTRY_POINTS = ['bin/switchboard.js', 'dist/cli/main.js', 'src/cli/main.ts'].map((p) => realOrSame(path.join(ROOT, p)));
+/** Entry points of this install: the bin, the bundled and the compiled CLI, the CLI source (tsx). */
+const ENTRY_POINTS = ['bin/switchboard.js', 'dist/bundle/main.js', 'dist/cli/main.js', 'src/cli/main.ts'].map((p) => realOrSame(path.join(ROOT, p)));
 
 function realOrSame(file: string): string {
   try {

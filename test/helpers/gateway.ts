@@ -11,7 +11,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { descendantsOf } from '../../src/servers/process-tree.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = path.join(REPO, 'dist/cli/main.js');
+/** The CLI as users run it: the bundle bin/switchboard.js loads (scripts/bundle.mjs). */
+export const CLI = path.join(REPO, 'dist/bundle/main.js');
 export const TSX_IMPORT = ['--import', 'tsx'];
 
 export function npmServer(pkg: 'everything' | 'filesystem' | 'memory', args: string[] = [], env: Record<string, string> = {}) {

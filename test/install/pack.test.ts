@@ -22,7 +22,7 @@ describe('npm pack, then npm install -g of the tarball in a clean prefix', () =>
     const { stdout } = await run(npm, ['pack', '--ignore-scripts', '--pack-destination', dir, '--json'], { cwd: REPO, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
     const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed!.files.map((f) => f.path);
-    expect(files).toContain('dist/cli/main.js');
+    expect(files).toContain('dist/bundle/main.js');
     expect(files).toContain('bin/switchboard.js');
     // The web dashboard ships built: users need no build step (docs/dashboard.md).
     expect(files).toContain('dist/ui/index.html');
