@@ -23,6 +23,28 @@ const OUT = path.join(ROOT, 'dist', 'bundle');
 const ENTRIES = ['cli/compile-cache.js', 'cli/connect-main.js', 'cli/main.js'].map((file) => path.join(ROOT, 'dist', file));
 const EXTERNAL = ['better-sqlite3', 'pino', 'pino-pretty', 'ink', 'react', 'react-devtools-core'];
 
+/**
+ * zod's `locales` namespace (error messages in ~50 languages, 366 KB: half of zod's bytes) is
+ * exported by zod's entry points, so every start would compile it; nothing here or in the SDK picks a
+ * locale, and zod's own default (English) is imported by zod from its own file. The namespace keeps
+ * English only. Checked by test/structure/bundle.test.ts.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  /** @param {import('esbuild').PluginBuild} pluginBuild */
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer)) return undefined;
+      return { path: path.join(path.dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};\n`,
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
   entryPoints: ENTRIES,
@@ -37,6 +59,7 @@ const result = await build({
   external: EXTERNAL,
   // CommonJS dependencies bundled into ES modules still call require() for Node's own modules.
   banner: { js: "import { createRequire as __switchboardRequire } from 'node:module';\nconst require = __switchboardRequire(import.meta.url);" },
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
   metafile: true,
 });

@@ -89,11 +89,14 @@ function tableOf(groups: readonly string[]): Map<string, Set<string>> {
   return table;
 }
 
-const GENERAL = tableOf(GROUPS);
-const WITH_DOMAIN = tableOf([...GROUPS, ...DOMAIN_GROUPS]);
+// Built on first use, not at import: stemming every word took ~15 ms of each gateway's start (a
+// stdio session's first call, docs/performance.md eighth pass), and many sessions never search.
+let general: Map<string, Set<string>> | undefined;
+let withDomain: Map<string, Set<string>> | undefined;
 
 /** Stems that stand in for `termStem` (never itself); empty when it is in no group. */
 export function synonymsOf(termStem: string, domain = true): readonly string[] {
-  const set = (domain ? WITH_DOMAIN : GENERAL).get(termStem);
+  const table = domain ? (withDomain ??= tableOf([...GROUPS, ...DOMAIN_GROUPS])) : (general ??= tableOf(GROUPS));
+  const set = table.get(termStem);
   return set ? [...set] : [];
 }
