@@ -18,6 +18,9 @@ import { CredentialStore } from '../auth/credential-store.js';
 import { adoptEarlyServers } from './serve-early-servers.js';
 import { CalledServersKeeper } from './called-servers-keeper.js';
 import { trimHeapWhenIdle } from './idle-heap-trim.js';
+
+/** How long after the start the config file begins to be watched (watchConfig's startAfterMs). */
+const CONFIG_WATCH_DELAY_MS = 1000;
 // The HTTP face (hono), client tokens, the daemon's files, Prometheus and the optimization tools are
 // loaded only by the runs that use them: a stdio gateway answers its first call sooner without them.
 
@@ -129,6 +132,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
 
   const watcher = watchConfig(config.file, {
     initial: config,
+    // Not on a starting gateway's first answers (chokidar's load and the folder's first read).
+    startAfterMs: CONFIG_WATCH_DELAY_MS,
     onChange: (next) => {
       log.info({ config: next.file }, 'configuration changed; applying');
       for (const warning of next.warnings) log.warn(warning.message);

@@ -15,6 +15,12 @@ export interface WatchConfigOptions {
   initial?: LoadedConfig;
   /** Environment for ${VAR} expansion; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Start watching this long after the call (default 0): loading chokidar and reading the folder then
+   * stays out of a starting gateway's first answers. An edit made before watching began is still
+   * applied: the file is read once more as soon as it is watched.
+   */
+  startAfterMs?: number;
 }
 
 export interface ConfigWatcher {
@@ -40,6 +46,8 @@ export function watchConfig(file: string, options: WatchConfigOptions, debounceM
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  let startTimer: NodeJS.Timeout | undefined;
+  let beginNow = (): void => {};
 
   const reloadOnce = async (silent: boolean): Promise<void> => {
     let next: LoadedConfig;
@@ -91,7 +99,15 @@ export function watchConfig(file: string, options: WatchConfigOptions, debounceM
   const folder = path.dirname(absolute);
   const wanted = new Set(sidecar ? [absolute, sidecar] : [absolute]);
   // chokidar loads with the watcher, not with the config layer: a gateway answers its first request sooner.
-  const started: Promise<FSWatcher | undefined> = import('chokidar').then(({ watch }) => {
+  const delay = options.startAfterMs ?? 0;
+  const begun = new Promise<void>((resolve) => {
+    beginNow = resolve;
+    if (delay > 0) startTimer = setTimeout(resolve, delay);
+    else resolve();
+  });
+  const started: Promise<FSWatcher | undefined> = begun.then(() => (closed ? undefined : import('chokidar'))).then((chokidar) => {
+    if (!chokidar) return undefined;
+    const { watch } = chokidar;
     if (closed) return undefined;
     const watcher = watch(folder, {
       ignoreInitial: true,
@@ -122,7 +138,10 @@ export function watchConfig(file: string, options: WatchConfigOptions, debounceM
   });
   const ready = (async () => {
     await watching;
-    if (last === undefined && !closed) await reload(true);
+    if (closed) return;
+    // No baseline yet: load one silently. A watch that began late: an edit made meanwhile is applied now.
+    if (last === undefined) await reload(true);
+    else if (delay > 0) await reload();
   })();
 
   return {
@@ -130,6 +149,8 @@ export function watchConfig(file: string, options: WatchConfigOptions, debounceM
     async close() {
       closed = true;
       clearTimeout(timer);
+      clearTimeout(startTimer);
+      beginNow(); // a watch not yet begun never begins (closed), and what waits for it settles
       stopWaiting(); // `ready` settles even when closed before the watcher was ready
       await (await started.catch(() => undefined))?.close();
       await running;

@@ -181,6 +181,42 @@ describe('watchConfig', { timeout: 60_000 }, () => {
     await w.ready;
   });
 
+  it('with startAfterMs: ready only after it, an edit made meanwhile is applied once watching, later edits too', async () => {
+    const file = await tmp.write('.mcp.json', { mcpServers: { a: { command: 'node' } } });
+    const initial = await loadConfig(file, { TOKEN: 't' });
+    const changes: LoadedConfig[] = [];
+    const errors: Error[] = [];
+    const began = Date.now();
+    watcher = watchConfig(file, { onChange: (c) => changes.push(c), onError: (e) => errors.push(e), initial, env: { TOKEN: 't' }, startAfterMs: 600 }, 50);
+    // Edited before the watch begins: no event can see it, the read when watching begins does.
+    await tmp.write('.mcp.json', { mcpServers: { a: { command: 'node' }, b: { command: 'node' } } });
+    await sleep(300);
+    expect(changes).toEqual([]);
+    await watcher.ready;
+    expect(Date.now() - began).toBeGreaterThanOrEqual(550);
+    expect(changes.map(keys)).toEqual([['a', 'b']]);
+    await tmp.write('.mcp.json', { mcpServers: { b: { command: 'node' } } });
+    await waitFor(() => changes.length === 2, 'the edit after the watch began');
+    expect(keys(changes[1])).toEqual(['b']);
+    expect(errors).toEqual([]);
+  });
+
+  it('with startAfterMs and nothing edited meanwhile: no change reported; closed before it begins: never begins, ready settles', async () => {
+    const file = await tmp.write('.mcp.json', { mcpServers: { a: { command: 'node' } } });
+    const initial = await loadConfig(file, { TOKEN: 't' });
+    const changes: LoadedConfig[] = [];
+    watcher = watchConfig(file, { onChange: (c) => changes.push(c), onError: () => {}, initial, env: { TOKEN: 't' }, startAfterMs: 100 }, 50);
+    await watcher.ready;
+    expect(changes).toEqual([]);
+    await watcher.close();
+    const late = watchConfig(file, { onChange: (c) => changes.push(c), onError: () => {}, initial, startAfterMs: 60_000 }, 50);
+    await late.close();
+    await late.ready;
+    await tmp.write('.mcp.json', { mcpServers: {} });
+    await sleep(300);
+    expect(changes).toEqual([]);
+  });
+
   it('calls nothing after close()', async () => {
     const file = await tmp.write('.mcp.json', { mcpServers: {} });
     const { changes, errors } = await startWatching(file);
