@@ -16,7 +16,7 @@
 // --costs-only: just the shim's initialize time and per-call cost (one daemon, no 50-process
 // set-ups whose load would still be on the machine when those are timed).
 //
-// Uses dist/ (run `npx tsc -p tsconfig.json` first). Everything on 127.0.0.1; every process it
+// Uses dist/bundle/ (run `npm run build` first). Everything on 127.0.0.1; every process it
 // starts is stopped by PID (the daemon with `switchboard daemon stop`).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
 // ten cold downstream servers configured (server-memory, never started), on both faces, against a
 // baseline measured in the same run: initialize answered by server-memory itself over stdio.
 //
-//   node bench/instant-answers.mjs [--rounds N]      (run `npx tsc -p tsconfig.json` first)
+//   node bench/instant-answers.mjs [--rounds N]      (builds dist/ and its bundle first)
 //
 // stdio: each round spawns the gateway, waits for its "configuration loaded" line, then times
 // server/discover and initialize (send to answer). HTTP: one gateway; each round times a session-less
@@ -137,7 +137,7 @@ function row(label, samples, baseline) {
 
 async function main() {
   const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT_DIR, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('build failed');
+  if (build.status !== 0 || spawnSync(process.execPath, ['scripts/bundle.mjs'], { cwd: ROOT_DIR, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
   const samples = { direct: /** @type {number[]} */ ([]), stdioDiscover: /** @type {number[]} */ ([]), stdioInit: /** @type {number[]} */ ([]) };
   for (let round = 0; round < ROUNDS; round++) {
     process.stderr.write(`stdio round ${round + 1}/${ROUNDS}\n`);

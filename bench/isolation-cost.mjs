@@ -10,7 +10,7 @@
 //
 // --idle-ms must exceed the time to open every client, or the first ones are released before the count.
 //
-// Uses dist/ (run `npx tsc -p tsconfig.json` first). Everything on 127.0.0.1, every process stopped by PID.
+// Uses dist/bundle/ (run `npm run build` first). Everything on 127.0.0.1, every process stopped by PID.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -13,7 +13,7 @@
 // root as dist/<folder>/ is, so paths our modules make from import.meta.url ('../../bin', '../ui')
 // resolve to the same files.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,10 +46,41 @@ const zodEnglishOnly = {
   },
 };
 
-rmSync(OUT, { recursive: true, force: true });
+/**
+ * The SDK's client and server each import their copy of ajv's provider from their Node shims
+ * (`_shims` -> dist/shimsNode.mjs) for a default validator the gateway never uses: two copies of
+ * ajv compiled and evaluated at every start. The shims get scripts/lazy-json-schema-validator.mjs
+ * instead, which loads the package's own validator on first use. Only the one import line changes;
+ * a shims file that no longer has it exactly once is left as it is, with a warning.
+ */
+const LAZY_VALIDATOR = path.join(ROOT, 'scripts', 'lazy-json-schema-validator.mjs');
+const sdkLazyValidator = {
+  name: 'sdk-lazy-json-schema-validator',
+  /** @param {import('esbuild').PluginBuild} pluginBuild */
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/](client|server)[\\/]dist[\\/]shimsNode\.mjs$/ }, (args) => {
+      const pkg = /@modelcontextprotocol[\\/](client|server)[\\/]/.exec(args.path)?.[1];
+      const source = readFileSync(args.path, 'utf8');
+      const line = /^import \{ (\w+) as AjvJsonSchemaValidator \} from "\.\/ajvProvider-[\w-]+\.mjs";$/gm;
+      const found = source.match(line) ?? [];
+      if (found.length !== 1) {
+        return { contents: source, loader: 'js', warnings: [{ text: `${path.relative(ROOT, args.path)}: its ajv import changed; ajv stays loaded at start` }] };
+      }
+      const lazy = `import { lazyValidatorClass } from ${JSON.stringify(LAZY_VALIDATOR)};\nconst AjvJsonSchemaValidator = lazyValidatorClass(${JSON.stringify(`@modelcontextprotocol/${pkg}/validators/ajv`)});`;
+      return { contents: source.replace(line, lazy), loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
+// Built aside, then moved in file by file: a gateway already running from the previous build still
+// finds the chunks it has yet to load (chunk names carry a hash of their content; each rename
+// replaces a file whole). Files of earlier builds are removed once STALE_AFTER_MS old.
+const STAGE = `${OUT}.staging-${process.pid}`;
+const STALE_AFTER_MS = 7 * 24 * 3600 * 1000;
+rmSync(STAGE, { recursive: true, force: true });
 const result = await build({
   entryPoints: ENTRIES,
-  outdir: OUT,
+  outdir: STAGE,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -60,10 +91,23 @@ const result = await build({
   external: EXTERNAL,
   // CommonJS dependencies bundled into ES modules still call require() for Node's own modules.
   banner: { js: "import { createRequire as __switchboardRequire } from 'node:module';\nconst require = __switchboardRequire(import.meta.url);" },
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, sdkLazyValidator],
+  // Through tsc's own maps back to src/ (and to each package's file): stack traces with
+  // --enable-source-maps, and `npm run bench -- --profile` telling our code from the packages'.
+  sourcemap: 'linked',
+  sourcesContent: false,
   logLevel: 'warning',
   metafile: true,
 });
-const outputs = Object.entries(result.metafile.outputs);
+mkdirSync(OUT, { recursive: true });
+const fresh = new Set(readdirSync(STAGE));
+for (const name of fresh) renameSync(path.join(STAGE, name), path.join(OUT, name));
+rmSync(STAGE, { recursive: true, force: true });
+const now = Date.now();
+for (const name of readdirSync(OUT)) {
+  const file = path.join(OUT, name);
+  if (!fresh.has(name) && now - statSync(file).mtimeMs > STALE_AFTER_MS) rmSync(file, { recursive: true, force: true });
+}
+const outputs = Object.entries(result.metafile.outputs).filter(([file]) => !file.endsWith('.map'));
 const bytes = outputs.reduce((sum, [, o]) => sum + o.bytes, 0);
-process.stdout.write(`bundle: ${outputs.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MB in ${path.relative(ROOT, OUT)}/\n`);
+process.stdout.write(`bundle: ${outputs.length} modules, ${(bytes / 1024 / 1024).toFixed(1)} MB in ${path.relative(ROOT, OUT)}/\n`);

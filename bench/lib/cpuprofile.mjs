@@ -63,7 +63,7 @@ export function locate(frame, root) {
 
 /**
  * The area a frame's time is charged to.
- * @param {{url: string, functionName: string}} frame
+ * @param {{url: string, functionName: string, lineNumber: number, columnNumber: number}} frame
  * @param {string} root the folder holding the profiled dist/
  */
 export function areaOf(frame, root) {
@@ -75,7 +75,20 @@ export function areaOf(frame, root) {
     if (frame.functionName === '(idle)') return '(idle)';
     return 'native/builtins';
   }
-  if (file.startsWith(dist)) return `switchboard ${path.relative(dist, file).replace(/\.js$/, '.ts')}`;
+  if (file.startsWith(dist)) {
+    // The bundle (dist/bundle/) holds packages' code too: its source map tells whose a line is.
+    const original = /** @type {any} */ (sourceMapOf(file)?.findEntry(frame.lineNumber, frame.columnNumber))?.originalSource;
+    if (original) {
+      const source = path.resolve(path.dirname(file), fileOf(original));
+      // The innermost package: the SDK's own bundles keep ajv's paths under .pnpm/.../node_modules/ajv.
+      const pkg = source.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/);
+      if (pkg) return pkg[1];
+      return `switchboard ${path.relative(path.join(root, 'src'), source)}`;
+    }
+    // A bundle line with no source behind it: esbuild's own glue between modules.
+    if (file.startsWith(path.join(dist, 'bundle') + path.sep)) return 'bundle (esbuild glue)';
+    return `switchboard ${path.relative(dist, file).replace(/\.js$/, '.ts')}`;
+  }
   const match = file.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
   if (match) return match[1];
   if (file.startsWith('node:')) {

@@ -17,8 +17,9 @@ export interface WatchConfigOptions {
   env?: NodeJS.ProcessEnv;
   /**
    * Start watching this long after the call (default 0): loading chokidar and reading the folder then
-   * stays out of a starting gateway's first answers. An edit made before watching began is still
-   * applied: the file is read once more as soon as it is watched.
+   * stays out of a starting gateway's first answers. With `initial`, an edit made before watching
+   * began is still applied: the file is read once more as soon as it is watched (without `initial`
+   * that read is the baseline).
    */
   startAfterMs?: number;
 }

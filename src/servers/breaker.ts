@@ -16,8 +16,15 @@ type Cockatiel = typeof import('cockatiel');
 /** cockatiel once it has loaded: set before any breaker has a policy, so a breaker with one reads it freely. */
 let loaded: Cockatiel | undefined;
 let loading: Promise<Cockatiel> | undefined;
-/** cockatiel, loaded once for every breaker of the process. */
-const cockatiel = (): Promise<Cockatiel> => (loading ??= import('cockatiel').then((lib) => (loaded = lib)));
+/** cockatiel, loaded once for every breaker of the process; a load that failed is tried again by the next request. */
+const cockatiel = (): Promise<Cockatiel> =>
+  (loading ??= import('cockatiel').then(
+    (lib) => (loaded = lib),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  ));
 
 export class ServerBreaker {
   /** Built by the first request (cockatiel loaded by then); undefined: no call yet, so closed. */

@@ -3,8 +3,14 @@
 // (@modelcontextprotocol/server/validators/ajv, which picks the JSON Schema dialect from `$schema`);
 // the offending fields come from the SDK's draft-07 Ajv with allErrors, whose errors are structured.
 // Compiled validators are cached per schema object; a schema that does not compile is not checked
-// (the server still validates).
-import { Ajv, AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+// (the server still validates). ajv loads with the first check, not with the gateway: it was
+// ~30-45 ms of every start, and only meta mode's tool_execute checks arguments.
+import { createRequire } from 'node:module';
+
+type AjvValidators = typeof import('@modelcontextprotocol/server/validators/ajv');
+let validators: AjvValidators | undefined;
+/** The SDK's ajv validators (its CommonJS build, loaded once, on first use). */
+const ajvValidators = (): AjvValidators => (validators ??= createRequire(import.meta.url)('@modelcontextprotocol/server/validators/ajv') as AjvValidators);
 
 export interface FieldIssue {
   /** JSON pointer of the offending value ("" is the arguments object itself), or the missing/extra property. */
@@ -32,7 +38,7 @@ interface AjvFunction {
   errors?: AjvError[] | null;
 }
 
-const provider = new AjvJsonSchemaValidator();
+let provider: InstanceType<AjvValidators['AjvJsonSchemaValidator']> | undefined;
 let detailAjv: { compile(schema: unknown): AjvFunction } | undefined;
 const checks = new WeakMap<object, Check | null>();
 const details = new WeakMap<object, AjvFunction | null>();
@@ -41,6 +47,7 @@ function checkFor(schema: object): Check | null {
   if (checks.has(schema)) return checks.get(schema)!;
   let check: Check | null;
   try {
+    provider ??= new (ajvValidators().AjvJsonSchemaValidator)();
     check = provider.getValidator(schema as never) as Check;
   } catch {
     check = null;
@@ -53,7 +60,7 @@ function detailFor(schema: object): AjvFunction | null {
   if (details.has(schema)) return details.get(schema)!;
   let fn: AjvFunction | null;
   try {
-    detailAjv ??= new Ajv({ strict: false, validateSchema: false, allErrors: true }) as unknown as { compile(schema: unknown): AjvFunction };
+    detailAjv ??= new (ajvValidators().Ajv)({ strict: false, validateSchema: false, allErrors: true }) as unknown as { compile(schema: unknown): AjvFunction };
     const { $schema: _dialect, $id: _id, ...rest } = schema as Record<string, unknown>;
     fn = detailAjv.compile(rest);
   } catch {

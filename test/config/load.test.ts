@@ -278,19 +278,20 @@ describe('an entry that cannot be served is skipped, the rest are served (issue 
     expect(config.warnings.map((w) => w.message)).toEqual([`${file()}: server "b": field "${field}": skipped: ${unset(variable)}`]);
   });
 
-  it('an entry that runs this gateway (its bin, built CLI or the switchboard command) is skipped', async () => {
+  it('an entry that runs this gateway (its bin, built or bundled CLI, or the switchboard command) is skipped', async () => {
     const root = path.resolve(import.meta.dirname, '../..');
     const config = await load({
       mcpServers: {
         sb: { command: 'node', args: [path.join(root, 'bin/switchboard.js'), 'serve', '--config', '.mcp.json'] },
         built: { command: process.execPath, args: [path.relative(tmp.dir, path.join(root, 'dist/cli/main.js')), 'serve'] },
+        bundled: { command: process.execPath, args: [path.join(root, 'dist/bundle/main.js'), 'serve', '--stdio'] },
         linked: { command: '/usr/local/bin/switchboard', args: ['serve'] },
         other: { command: 'node', args: ['/srv/other/main.js'] },
       },
     });
     expect(config.servers.map((s) => s.key)).toEqual(['other']);
-    expect(config.warnings).toHaveLength(3);
-    expect(config.warnings.map((w) => w.serverKey)).toEqual(['sb', 'built', 'linked']);
+    expect(config.warnings).toHaveLength(4);
+    expect(config.warnings.map((w) => w.serverKey)).toEqual(['sb', 'built', 'bundled', 'linked']);
     expect(config.warnings[0]!.message).toMatch(/server "sb": skipped: it runs this gateway .* without end/);
   });
 

@@ -209,11 +209,15 @@ describe('watchConfig', { timeout: 60_000 }, () => {
     await watcher.ready;
     expect(changes).toEqual([]);
     await watcher.close();
-    const late = watchConfig(file, { onChange: (c) => changes.push(c), onError: () => {}, initial, startAfterMs: 60_000 }, 50);
+    // Closed during its delay: close() and ready settle at once, and no watch begins when the delay ends.
+    const late = watchConfig(file, { onChange: (c) => changes.push(c), onError: () => {}, initial, startAfterMs: 200 }, 50);
+    const closing = Date.now();
     await late.close();
     await late.ready;
+    expect(Date.now() - closing).toBeLessThan(150);
+    await sleep(600);
     await tmp.write('.mcp.json', { mcpServers: {} });
-    await sleep(300);
+    await sleep(500);
     expect(changes).toEqual([]);
   });
 

@@ -1,18 +1,20 @@
 // Guards the shape of the bundle the command runs (scripts/bundle.mjs, docs/decisions/0010): the
 // entry points bin/switchboard.js loads exist, every chunk sits flat in dist/bundle/ (the paths our
 // modules make from import.meta.url count on it) and imports only chunks that are there or packages
-// that resolve from the package root, the packages kept outside stay outside, and zod's locales are
-// English only. The suite's other tests run the bundle itself (test/helpers/gateway.ts: CLI).
+// that resolve from the package root, the packages kept outside stay outside, zod's locales are
+// English only, and the SDK's default JSON Schema validator loads ajv on first use only. The suite's other tests run the bundle itself (test/helpers/gateway.ts: CLI).
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/gateway.js';
+import { lazyValidatorClass } from '../../scripts/lazy-json-schema-validator.mjs';
 
 const BUNDLE = path.join(REPO, 'dist/bundle');
 const files = readdirSync(BUNDLE, { withFileTypes: true });
-const chunks = files.filter((f) => f.isFile() && f.name.endsWith('.js')).map((f) => f.name);
+const onDisk = files.filter((f) => f.isFile() && f.name.endsWith('.js')).map((f) => f.name);
 const text = (name: string) => readFileSync(path.join(BUNDLE, name), 'utf8');
+const ENTRIES = ['main.js', 'connect-main.js', 'compile-cache.js'];
 /** Every specifier a chunk imports: top-level import and export statements, and dynamic imports of chunks. */
 const importsOf = (source: string) => [
   ...[...source.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s*"([^"]+)";$/gm)].map((m) => m[1]!),
@@ -20,9 +22,24 @@ const importsOf = (source: string) => [
   ...[...source.matchAll(/\bimport\("(\.\/[^"]+)"\)/g)].map((m) => m[1]!),
 ];
 
+/** The chunks of the current build: what the entry points reach (a rebuild leaves a running gateway's older chunks for a while). */
+function reachable(): string[] {
+  const seen = new Set<string>();
+  const queue = ENTRIES.filter((entry) => onDisk.includes(entry));
+  while (queue.length) {
+    const name = queue.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    for (const specifier of importsOf(text(name))) if (specifier.startsWith('./') && onDisk.includes(specifier.slice(2))) queue.push(specifier.slice(2));
+  }
+  return [...seen];
+}
+const chunks = reachable();
+
 describe('the bundle (dist/bundle)', () => {
   it('has the entry points bin/switchboard.js loads, all chunks flat beside them', () => {
-    for (const entry of ['main.js', 'connect-main.js', 'compile-cache.js']) expect(chunks).toContain(entry);
+    for (const entry of ENTRIES) expect(chunks).toContain(entry);
+    expect(chunks.length).toBeGreaterThan(20);
     expect(files.filter((f) => f.isDirectory()).map((f) => f.name)).toEqual([]);
     const bin = readFileSync(path.join(REPO, 'bin/switchboard.js'), 'utf8');
     const loaded = [...bin.matchAll(/'\.\.\/(dist\/[^']+)'/g)].map((m) => m[1]);
@@ -38,7 +55,7 @@ describe('the bundle (dist/bundle)', () => {
     expect(text('main.js')).toMatch(/\bimport\("\.\/serve-[\w-]+\.js"\)/);
     for (const chunk of chunks) {
       for (const specifier of importsOf(text(chunk))) {
-        if (specifier.startsWith('./')) expect(chunks, `${chunk} imports ${specifier}`).toContain(specifier.slice(2));
+        if (specifier.startsWith('./')) expect(onDisk, `${chunk} imports ${specifier}`).toContain(specifier.slice(2));
         else if (specifier.startsWith('node:') || !/^[@\w]/.test(specifier)) continue;
         else {
           outside.add(specifier);
@@ -58,5 +75,21 @@ describe('the bundle (dist/bundle)', () => {
     expect(all.match(/localeError: error\(\)/g)).toHaveLength(1);
     expect(all).toContain('Invalid input: expected');
     expect(all).not.toContain('Ung\\xFCltige Eingabe'); // German, as esbuild escapes it
+  });
+
+  it("loads ajv only when the SDK's default validator is first used, and then validates as the SDK's own", async () => {
+    const all = chunks.map(text).join('\n');
+    expect(all).not.toContain('require_ajv');
+    for (const pkg of ['client', 'server']) {
+      expect(all).toContain(`lazyValidatorClass("@modelcontextprotocol/${pkg}/validators/ajv")`);
+      const specifier = `@modelcontextprotocol/${pkg}/validators/ajv`;
+      const Lazy = lazyValidatorClass(specifier);
+      const { AjvJsonSchemaValidator } = (await import(specifier)) as { AjvJsonSchemaValidator: new () => { getValidator(schema: unknown): (input: unknown) => unknown } };
+      const schema = { type: 'object', properties: { n: { type: 'integer', minimum: 1 }, when: { type: 'string', format: 'date' } }, required: ['n'] };
+      const lazy = new Lazy().getValidator(schema);
+      const own = new AjvJsonSchemaValidator().getValidator(schema);
+      for (const input of [{ n: 2 }, { n: 0 }, {}, { n: 1, when: 'not a date' }, { n: 1, when: '2026-11-27' }]) expect(lazy(input)).toEqual(own(input));
+      expect(lazy({ n: 0 })).toMatchObject({ valid: false });
+    }
   });
 });
