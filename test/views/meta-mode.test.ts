@@ -190,3 +190,31 @@ describe('token budget', () => {
     }
   });
 });
+
+describe('meta mode, two clients at once', () => {
+  it("two clients' first argument checks (ajv loads on first use) run at once, and each gets only its own verdict", { timeout: 120_000 }, async () => {
+    const config = await writeConfig(SERVERS, { keepTools: ['everything_get-sum'] });
+    const gateway = await startHttpGateway(config, ['--mode', 'meta']);
+    const a = await connectHttp(gateway.url, newClient());
+    const b = await connectHttp(gateway.url, newClient());
+    try {
+      // Neither has checked arguments before: both checks wait on the same first load of ajv.
+      const [badA, badB, goodB] = await Promise.all([
+        call(a.client, 'tool_execute', { toolKey: 'everything_get-sum', arguments: { a: 'one', b: 2 } }),
+        call(b.client, 'tool_execute', { toolKey: 'everything_get-sum', arguments: { a: 1 } }),
+        call(b.client, 'tool_execute', { toolKey: 'everything_get-sum', arguments: { a: 4, b: 5 } }),
+      ]);
+      expect(badA.isError).toBe(true);
+      expect(structured(badA).issues.map((i: Json) => i.field)).toEqual(['a']);
+      expect(badB.isError).toBe(true);
+      expect(structured(badB).issues.map((i: Json) => i.field)).toEqual(['b']);
+      expect(goodB.isError).not.toBe(true);
+      expect(JSON.stringify(goodB.content)).toContain('9');
+      expect(JSON.stringify(badA)).not.toContain('"b is required');
+    } finally {
+      await a.close();
+      await b.close();
+      await gateway.close();
+    }
+  });
+});
