@@ -6,8 +6,10 @@
 // (docs/decisions/0010-bundled-cli.md).
 //
 // What stays outside the bundle, loaded from node_modules as before: better-sqlite3 (a native addon),
-// pino and pino-pretty (pino's transports start worker threads by file name), and the terminal UI's
-// ink and react (react-devtools-core is an optional import of ink's). Dynamic imports stay dynamic
+// pino-pretty, and the terminal UI's ink and react (react-devtools-core is an optional import of ink's).
+// pino itself is bundled (as 20-odd CommonJS files it cost ~20 ms of CPU at every start); its pretty
+// printer on a terminal runs in a worker thread pino starts by file name, so src/logging/logger.ts
+// takes that transport from the pino package in node_modules. Dynamic imports stay dynamic
 // (code splitting): what `serve --stdio` never loads (the HTTP face, Prometheus, the TUI) is a
 // separate chunk it never reads. Every chunk sits flat in dist/bundle/, one level below the package
 // root as dist/<folder>/ is, so paths our modules make from import.meta.url ('../../bin', '../ui')
@@ -22,7 +24,7 @@ const OUT = path.join(ROOT, 'dist', 'bundle');
 
 /** What bin/switchboard.js imports: the code cache first, the stdio shim's fast path, the CLI. */
 const ENTRIES = ['cli/compile-cache.js', 'cli/connect-main.js', 'cli/main.js'].map((file) => path.join(ROOT, 'dist', file));
-const EXTERNAL = ['better-sqlite3', 'pino', 'pino-pretty', 'ink', 'react', 'react-devtools-core'];
+const EXTERNAL = ['better-sqlite3', 'pino-pretty', 'ink', 'react', 'react-devtools-core'];
 
 /**
  * zod's `locales` namespace (error messages in ~50 languages, 366 KB: half of zod's bytes) is

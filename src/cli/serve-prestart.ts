@@ -10,10 +10,15 @@
 // configuration has the last word: a connection adopts an early child only when it was started
 // exactly as the connection would start it (src/servers/prestart.ts); anything else is stopped.
 // Nothing here can fail `serve`: a config it cannot read starts nothing, and the real loader reports it.
+// When it started any, it also reads the client's first line from stdin (gateway/stdin-peek.ts; the
+// face takes what was read): a 2025-era `initialize` there says which capabilities the connections
+// will carry, and the early children are sent that handshake at once (initializeEarly in
+// servers/prestart.ts), so it runs while the gateway loads instead of after its answer.
 // How entries are read (which list, disabled, implied type, expansion, the absolute launch) is the
 // loader's own zod-free half, config/raw-entries.ts; this module only picks which of them start early.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isatty } from 'node:tty';
 import { parseArgs } from 'node:util';
 import { parseJsonc } from '../config/json.js';
 import { isPlainObject } from '../config/expand.js';
@@ -21,7 +26,9 @@ import { absoluteStdioLaunch, entryType, expandEntry, isAmbiguousEntry, isDisabl
 import { gatewayChain, markChildren, selfReference } from '../config/self-reference.js';
 import type { StdioLaunch } from '../config/types.js';
 import { serverIdentity } from '../servers/identity.js';
-import { prestart } from '../servers/prestart.js';
+import { initializeEarly, prestart } from '../servers/prestart.js';
+import { capabilitiesForClientLine, downstreamInitializeParams } from '../servers/downstream-hello.js';
+import { peekFirstLine } from '../gateway/stdin-peek.js';
 import { stdioSpawnSpec } from '../servers/spawn-spec.js';
 import { dataDirOf } from './data-dir.js';
 import { isRecent, readRecentServers } from './recent-servers.js';
@@ -34,6 +41,8 @@ export interface PrestartOutcome {
   started: Array<{ key: string; why: 'eager' | 'recent' | 'only server' }>;
   /** Why nothing was looked at (e.g. --http), when so. */
   skipped?: string;
+  /** The servers sent the client's `initialize` early (once the client's first line was read). */
+  initializedEarly?: string[];
 }
 
 export const prestartOutcome: PrestartOutcome = { started: [] };
@@ -142,6 +151,12 @@ function settingsOf(root: Record<string, unknown>, file: string): { lazy?: boole
 if (process.argv[2] === 'serve') {
   try {
     Object.assign(prestartOutcome, prestartServe(process.argv.slice(3)));
+    if (prestartOutcome.started.length && !isatty(0)) {
+      peekFirstLine(process.stdin, (line) => {
+        const capabilities = capabilitiesForClientLine(line);
+        if (capabilities) prestartOutcome.initializedEarly = initializeEarly(downstreamInitializeParams(capabilities));
+      });
+    }
   } catch (error) {
     prestartOutcome.skipped = `early start failed: ${(error as Error).message}`;
   }

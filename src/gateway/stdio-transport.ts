@@ -5,6 +5,7 @@
 // the relay lane takes them first (intercept).
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { answerableId } from './request-id.js';
+import { takePeekedInput } from './stdin-peek.js';
 
 /** Checks a parsed line is a JSON-RPC message (throws when not): the SDK's parser, or a lighter check. */
 export type MessageCheck = (value: unknown) => JSONRPCMessage;
@@ -31,11 +32,21 @@ export class CheckedStdioTransport implements Transport {
   ) {}
 
   async start(): Promise<void> {
+    // What serve's early look at stdin read (stdin-peek.ts) comes first; the stream waits paused.
+    const early = takePeekedInput(this.stdin);
     this.stdin.on('data', this.onData);
     this.stdin.on('end', this.onEnd);
     this.stdin.on('close', this.onEnd);
     this.stdin.on('error', this.onStreamError);
     this.stdout.on('error', this.onStreamError);
+    if (!early) return;
+    // On a later turn, as data would come: whoever connected this transport has set its handlers.
+    setImmediate(() => {
+      if (this.closed) return;
+      if (early.bytes.length) this.onData(early.bytes);
+      if (early.ended) void this.close();
+      else this.stdin.resume();
+    });
   }
 
   private readonly onStreamError = (error: Error) => this.onerror?.(error);

@@ -1,7 +1,8 @@
 // Owns the pino logger factory: JSON to stderr (stdout belongs to the MCP stdio protocol),
 // pretty-printed when stderr is a TTY, optionally also JSON lines to a file (both written
 // asynchronously), every line bounded (see bound.ts), one child logger per module.
-import { pino, destination, multistream, transport, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
+import { createRequire } from 'node:module';
+import { pino, destination, multistream, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
 import { DEFAULT_BOUNDS, bound, serializeError, type BoundOptions } from './bound.js';
 
 export type { Logger };
@@ -27,6 +28,15 @@ let fileOnly: Logger | undefined;
 const FILE_BATCH_BYTES = 4096;
 const FILE_FLUSH_MS = 500;
 
+/**
+ * pino's transport factory from the pino package itself, loaded on first use: the pretty printer runs
+ * in a worker thread that pino starts by file name, so it must come from node_modules (the command's
+ * bundle carries pino's logging code, not its worker files; scripts/bundle.mjs).
+ */
+function prettyTransport(): typeof import('pino').transport {
+  return (createRequire(import.meta.url)('pino') as typeof import('pino')).transport;
+}
+
 export function createRootLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? (process.env.SWITCHBOARD_LOG_LEVEL as LevelWithSilent | undefined) ?? 'info';
   const pretty = options.pretty ?? Boolean(process.stderr.isTTY);
@@ -42,7 +52,7 @@ export function createRootLogger(options: LoggerOptions = {}): Logger {
     edgeLimit: bounds.maxItems + 1,
   };
   const toStderr = (): DestinationStream => pretty
-    ? transport({ target: 'pino-pretty', options: { destination: 2, colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } })
+    ? prettyTransport()({ target: 'pino-pretty', options: { destination: 2, colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } })
     : destination({ dest: 2, sync: false });
   fileOnly = undefined;
   if (options.fileFd === undefined || level === 'silent') {

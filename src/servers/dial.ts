@@ -10,6 +10,7 @@ import { isLoginRequired } from '../auth/errors.js';
 import type { Logger } from '../logging/logger.js';
 import { describeConnectError } from './connect-error.js';
 import { versionNegotiationFor } from './downstream-era.js';
+import { downstreamInitializeParams, GATEWAY_CLIENT_INFO } from './downstream-hello.js';
 import { takeLogCallers } from './log-callers.js';
 import type { CapabilityProfile } from './profile.js';
 import type { StderrTail } from './stderr-tail.js';
@@ -62,7 +63,8 @@ export class DialFailure extends Error {
 /** Connects a new client; on failure nothing of it is left running. Attach to the transport's messages after it returns (the handshake sets its onmessage). */
 export async function dial(options: DialOptions): Promise<{ client: Client; built: BuiltTransport }> {
   const { config, handlers, log, redact } = options;
-  const client = new Client({ name: 'switchboard', version: '0.1.0' }, { capabilities: options.profile.capabilities, ...versionNegotiationFor(config) });
+  const negotiation = versionNegotiationFor(config);
+  const client = new Client({ ...GATEWAY_CLIENT_INFO }, { capabilities: options.profile.capabilities, ...negotiation });
   client.fallbackNotificationHandler = async (raw) => {
     const { notification, callers } = takeLogCallers(raw as RawNotification);
     handlers.notification(notification, callers);
@@ -73,7 +75,9 @@ export async function dial(options: DialOptions): Promise<{ client: Client; buil
 
   let built: BuiltTransport;
   try {
-    built = buildTransport(config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES, auth: options.auth, log });
+    // The 2025 handshake the client will send: a server started early and sent the same is adopted.
+    const initialize = negotiation.versionNegotiation ? undefined : downstreamInitializeParams(options.profile.capabilities as Record<string, unknown>);
+    built = buildTransport(config, { maxMessageBytes: STDIO_MAX_MESSAGE_BYTES, auth: options.auth, log, initialize });
   } catch (error) {
     throw new DialFailure('transport', `invalid transport settings: ${(error as Error).message}`, error);
   }

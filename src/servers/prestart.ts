@@ -2,9 +2,14 @@
 // picks them is in src/cli/serve-prestart.ts): each child waits here, its output buffered in its
 // pipes, until the first connection to that server adopts it (transport.ts). A connection adopts a
 // child only when it was started exactly as the connection would start it (spawn-spec.ts); any
-// other child, and one nobody adopted in time, is stopped with its whole tree. Light on purpose.
+// other child, and one nobody adopted in time, is stopped with its whole tree. Once the stdio
+// client's `initialize` is known, each waiting child is sent the `initialize` its connection will
+// send (initializeEarly), so the server's handshake runs while the gateway loads; the connection
+// adopts such a child only when its own `initialize` says exactly the same (adopted-transport.ts
+// then answers it with the server's early answer). Light on purpose.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Logger } from '../logging/logger.js';
+import { sameInitializeParams, type DownstreamInitializeParams } from './downstream-hello.js';
 import { closeAndReap, trackTree } from './process-tree.js';
 import { sameSpawnSpec, type StdioSpawnSpec } from './spawn-spec.js';
 
@@ -17,7 +22,12 @@ export interface PrestartedChild {
   startedAt: number;
   /** Set when the child could not be started (e.g. ENOENT); the connection reports it as its own start would. */
   spawnError?: Error;
+  /** The `initialize` the child was sent early (id EARLY_INITIALIZE_ID); its answer waits in the child's stdout. */
+  earlyInitialize?: DownstreamInitializeParams;
 }
+
+/** The id of the early `initialize` (the SDK client numbers its requests, so a string never collides). */
+export const EARLY_INITIALIZE_ID = 'switchboard-early-initialize';
 
 const waiting = new Map<string, PrestartedChild>();
 
@@ -37,6 +47,22 @@ export function prestart(key: string, spec: StdioSpawnSpec): PrestartedChild {
   return entry;
 }
 
+/**
+ * Sends every waiting child that has had no handshake yet the `initialize` its connection will send
+ * (`params`): the server answers while the gateway is still loading. Returns the keys sent to.
+ */
+export function initializeEarly(params: DownstreamInitializeParams): string[] {
+  const sent: string[] = [];
+  for (const entry of waiting.values()) {
+    const stdin = entry.child.stdin;
+    if (entry.earlyInitialize || entry.spawnError || !stdin || !stdin.writable || entry.child.exitCode !== null) continue;
+    entry.earlyInitialize = params;
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: EARLY_INITIALIZE_ID, method: 'initialize', params })}\n`);
+    sent.push(entry.key);
+  }
+  return sent;
+}
+
 /** Server keys whose early child waits for its connection. */
 export function prestartedKeys(): string[] {
   return [...waiting.keys()];
@@ -48,15 +74,22 @@ export function hasPrestarted(key: string): boolean {
 }
 
 /**
- * The early child of `key` when it was started with exactly `spec` (it leaves the registry: one
- * adoption). A child started differently is stopped, and the caller starts its own.
+ * The early child of `key` when it was started with exactly `spec` and, if it was sent an early
+ * `initialize`, when that is exactly `initialize` (what the claiming connection will send; it leaves
+ * the registry: one adoption). Any other child is stopped, and the caller starts its own.
  */
-export function claimPrestarted(key: string, spec: StdioSpawnSpec, log?: Logger): PrestartedChild | undefined {
+export function claimPrestarted(key: string, spec: StdioSpawnSpec, log?: Logger, initialize?: DownstreamInitializeParams): PrestartedChild | undefined {
   const entry = waiting.get(key);
   if (!entry) return undefined;
   waiting.delete(key);
-  if (sameSpawnSpec(entry.spec, spec)) return entry;
-  log?.warn({ server: key }, 'the server started early was started differently than its configuration says; stopping it and starting it again');
+  if (!sameSpawnSpec(entry.spec, spec)) {
+    log?.warn({ server: key }, 'the server started early was started differently than its configuration says; stopping it and starting it again');
+  } else if (entry.earlyInitialize && !sameInitializeParams(entry.earlyInitialize, initialize)) {
+    // Another capability profile than the client's first initialize (or a connection of another era).
+    log?.info({ server: key }, 'the server started early was initialized for other client capabilities; stopping it and starting it again');
+  } else {
+    return entry;
+  }
   void stopChild(entry, log);
   return undefined;
 }

@@ -19,11 +19,12 @@ export interface CapabilityProfile {
 
 const MIRRORED = ['sampling', 'elicitation', 'roots'] as const;
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+/** JSON with object keys sorted at every depth: equal for values that differ only in key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const keys = Object.keys(value as Record<string, unknown>).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -38,10 +39,10 @@ export function profileOf(clientCapabilities: ClientCapabilities | undefined, ow
     const value = clientCapabilities?.[name];
     if (value !== undefined) capabilities[name] = value;
   }
-  const key = canonical(capabilities);
+  const key = canonicalJson(capabilities);
   const names = Object.keys(capabilities).sort().join('+');
   // Two clients may declare the same capabilities with different details: keep labels distinct.
-  const label = names === '' ? '' : key === canonical(Object.fromEntries(Object.keys(capabilities).map((n) => [n, {}]))) ? names : `${names} ${shortDigest(key)}`;
+  const label = names === '' ? '' : key === canonicalJson(Object.fromEntries(Object.keys(capabilities).map((n) => [n, {}]))) ? names : `${names} ${shortDigest(key)}`;
   if (names !== '' && owner !== undefined) return { key: `${key}@${owner}`, label, capabilities: capabilities as ClientCapabilities, owner };
   return { key, label, capabilities: capabilities as ClientCapabilities };
 }

@@ -8,6 +8,7 @@ import type { ServerConfig } from '../config/index.js';
 import { trackTree } from './process-tree.js';
 import { claimPrestarted, hasPrestarted } from './prestart.js';
 import { AdoptedStdioTransport } from './adopted-transport.js';
+import type { DownstreamInitializeParams } from './downstream-hello.js';
 import { StdioLineBuffer } from './stdio-line-buffer.js';
 import { entryEnvironment, stdioSpawnSpec } from './spawn-spec.js';
 import type { StoredTokenAuth } from '../auth/stored-token-auth.js';
@@ -58,13 +59,15 @@ export interface TransportOptions {
   auth?: StoredTokenAuth;
   /** The connection's logger: told when a child started early is stopped because it was started differently. */
   log?: Logger;
+  /** stdio: the `initialize` the connection will send; a child started early is adopted only if it was sent the same or none. */
+  initialize?: DownstreamInitializeParams;
 }
 
 export function buildTransport(config: ServerConfig, options: TransportOptions = {}): BuiltTransport {
   if (config.transport === 'stdio') {
     // Started early by `serve` (prestart.ts) exactly as it would be started here: adopt that child.
     // The spec (a copy of the environment) is computed only when such a child waits.
-    const early = hasPrestarted(config.key) ? claimPrestarted(config.key, stdioSpawnSpec(config), options.log) : undefined;
+    const early = hasPrestarted(config.key) ? claimPrestarted(config.key, stdioSpawnSpec(config), options.log, options.initialize) : undefined;
     if (early) {
       const adopted = new AdoptedStdioTransport(early, options.maxMessageBytes ? { maxBufferSize: options.maxMessageBytes } : {});
       let ended: string | undefined;

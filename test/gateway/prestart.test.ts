@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectStdio, descendants, fixtureServer, startHttpGateway, waitFor, writeConfig } from '../helpers/gateway.js';
-import { INITIALIZE_PARAMS, rawStdio } from '../helpers/wire.js';
+import { DISCOVER_PARAMS, INITIALIZE_PARAMS, rawStdio, type RawStdioClient } from '../helpers/wire.js';
 
 const ANY = z.any();
 
@@ -27,6 +27,22 @@ async function runningServers(pid: number): Promise<Map<string, number>> {
     }
   }
   return found;
+}
+
+/** The initializes a raw server was sent, from its stderr lines in the gateway's log. */
+function initializesOf(client: RawStdioClient, name: string): Array<{ id: unknown; params: { capabilities: unknown; clientInfo: unknown } }> {
+  const prefix = `[${name}] initialize `;
+  return client
+    .stderr()
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const msg = (JSON.parse(line) as { msg?: string }).msg;
+        return msg?.startsWith(prefix) ? [JSON.parse(msg.slice(prefix.length))] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 describe('servers started before the gateway has loaded (serve --stdio)', () => {
@@ -86,6 +102,54 @@ describe('servers started before the gateway has loaded (serve --stdio)', () => 
       expect((await runningServers(second.child.pid!)).get('b')).toBe(pidOfB);
     } finally {
       await second.close();
+    }
+  });
+
+  it('sends the server the client\'s handshake while the gateway loads, once, with the capabilities the session mirrors', { timeout: 60_000 }, async () => {
+    const config = await writeConfig({ hello: rawServer('hello') });
+    const client = rawStdio(config);
+    try {
+      await waitFor(async () => (await runningServers(client.child.pid!)).get('hello'), 'the only server to start early');
+      // elicitation {} reads as form elicitation; roots and sampling keep only what the SDK knows.
+      const capabilities = { roots: { listChanged: true, unknownFlag: 1 }, elicitation: {}, sampling: { tools: {}, other: true }, experimental: { x: {} } };
+      client.send({ id: 1, method: 'initialize', params: { ...INITIALIZE_PARAMS, capabilities } });
+      expect((await client.answer(1)).error).toBeUndefined();
+      client.send({ method: 'notifications/initialized' });
+      client.send({ id: 2, method: 'tools/call', params: { name: 'hello_echo', arguments: { n: 2 } } });
+      expect((await client.answer(2, 40_000)).error).toBeUndefined();
+      const sent = await waitFor(() => initializesOf(client, 'hello').length > 0 && initializesOf(client, 'hello'), 'the server\'s initialize line in the log');
+      expect(sent).toEqual([
+        {
+          id: 'switchboard-early-initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true }, elicitation: { form: {} }, sampling: { tools: {} } }, clientInfo: { name: 'switchboard', version: expect.any(String) } },
+        },
+      ]);
+      expect(client.stderr()).toContain('"initializedEarly":["hello"]');
+      expect(client.stderr()).not.toContain('initialized for other client capabilities');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('sends nothing early when the client opens otherwise, and its connection makes the handshake', { timeout: 60_000 }, async () => {
+    const config = await writeConfig({ later: rawServer('later') });
+    const client = rawStdio(config);
+    try {
+      await waitFor(async () => (await runningServers(client.child.pid!)).get('later'), 'the only server to start early');
+      client.send({ id: 1, method: 'server/discover', params: DISCOVER_PARAMS }); // a 2026-07-28 client's probe
+      await client.answer(1);
+      client.send({ id: 2, method: 'initialize', params: INITIALIZE_PARAMS }); // ... falling back to a 2025 session
+      expect((await client.answer(2)).error).toBeUndefined();
+      client.send({ method: 'notifications/initialized' });
+      client.send({ id: 3, method: 'tools/call', params: { name: 'later_echo', arguments: {} } });
+      expect((await client.answer(3, 40_000)).error).toBeUndefined();
+      // Only the connections' own handshakes (numbered by their SDK clients), none sent early.
+      const sent = initializesOf(client, 'later');
+      expect(sent.length).toBeGreaterThan(0);
+      for (const hello of sent) expect(hello).toEqual({ id: expect.any(Number), params: expect.objectContaining({ capabilities: {} }) });
+      expect(client.stderr()).not.toContain('initializedEarly');
+    } finally {
+      await client.close();
     }
   });
 

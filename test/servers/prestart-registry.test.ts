@@ -7,7 +7,8 @@ import { pino } from 'pino';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { loadConfig } from '../../src/config/index.js';
 import { buildTransport } from '../../src/servers/transport.js';
-import { claimPrestarted, discardPrestarted, hasPrestarted, prestart, prestartedKeys } from '../../src/servers/prestart.js';
+import { claimPrestarted, discardPrestarted, EARLY_INITIALIZE_ID, hasPrestarted, initializeEarly, prestart, prestartedKeys } from '../../src/servers/prestart.js';
+import { downstreamInitializeParams } from '../../src/servers/downstream-hello.js';
 import { safeBaseEnvironment, stdioSpawnSpec } from '../../src/servers/spawn-spec.js';
 import { isAlive, waitFor, writeConfig } from '../helpers/gateway.js';
 
@@ -59,5 +60,27 @@ describe('children started early', () => {
     expect(built.pid?.()).toBeNull(); // its own child is not started yet: nothing to stop here
     expect(warnings).toEqual([expect.objectContaining({ server: 'edited', msg: expect.stringContaining('started differently than its configuration says') })]);
     await waitFor(() => !isAlive(early.child.pid!), 'the child started differently to be stopped');
+  });
+
+  it('sends each waiting child the early initialize once, and hands it only to a connection that would send the same', async () => {
+    /** A child that writes back each line it reads, so what it was sent can be read from its stdout. */
+    const echo = (tag: string) => stdioSpawnSpec({ command: process.execPath, args: ['-e', 'process.stdin.pipe(process.stdout)', tag], env: {} });
+    const same = prestart('hello-same', echo('same'));
+    const other = prestart('hello-other', echo('other'));
+    const bare = downstreamInitializeParams({});
+    expect(initializeEarly(bare).sort()).toEqual(['hello-other', 'hello-same']);
+    expect(initializeEarly(downstreamInitializeParams({ roots: {} }))).toEqual([]); // once per child
+    const firstLine = await new Promise<string>((resolve) => same.child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+    expect(JSON.parse(firstLine)).toEqual({ jsonrpc: '2.0', id: EARLY_INITIALIZE_ID, method: 'initialize', params: bare });
+
+    // Key order does not matter; the connection's capabilities do.
+    expect(claimPrestarted('hello-same', echo('same'), undefined, { clientInfo: bare.clientInfo, capabilities: {}, protocolVersion: bare.protocolVersion })).toBe(same);
+    const infos: Array<{ msg?: string }> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void infos.push(JSON.parse(line)) });
+    expect(claimPrestarted('hello-other', echo('other'), log, downstreamInitializeParams({ sampling: {} }))).toBeUndefined();
+    expect(infos).toEqual([expect.objectContaining({ msg: expect.stringContaining('initialized for other client capabilities') })]);
+    await waitFor(() => !isAlive(other.child.pid!), 'the child initialized for other capabilities to be stopped');
+    same.child.stdin!.end();
+    await waitFor(() => !isAlive(same.child.pid!), 'the adopted child to exit');
   });
 });

@@ -1,0 +1,72 @@
+// Owns an early look at the stdio client's first message. `serve --stdio` starts reading stdin before
+// the gateway has loaded (serve-prestart.ts), to learn the client's `initialize` while the servers it
+// started early still boot; reading stops at the first whole line. The stdio face takes everything
+// read so far when it starts (takePeekedInput) and goes on from there, so no byte is lost or read
+// twice, and an end of input seen meanwhile still closes the session. Light on purpose.
+
+/** What was read before the face started. */
+export interface PeekedInput {
+  bytes: Buffer;
+  /** The input ended (or failed) before the face started. */
+  ended: boolean;
+}
+
+interface Peek {
+  stream: NodeJS.ReadableStream;
+  chunks: Buffer[];
+  ended: boolean;
+  onData: (chunk: Buffer) => void;
+  onEnd: () => void;
+}
+
+let peek: Peek | undefined;
+
+/**
+ * Reads `stream` until its first newline, then pauses it and calls `onFirstLine` with that line (once;
+ * never when the input ends first). What was read stays here for the face (takePeekedInput).
+ */
+export function peekFirstLine(stream: NodeJS.ReadableStream, onFirstLine: (line: string) => void): void {
+  if (peek) return;
+  const state: Peek = {
+    stream,
+    chunks: [],
+    ended: false,
+    onData: (chunk) => {
+      state.chunks.push(chunk);
+      const newline = chunk.indexOf(0x0a);
+      if (newline === -1) return;
+      stop(state);
+      const all = Buffer.concat(state.chunks);
+      onFirstLine(all.toString('utf8', 0, all.indexOf(0x0a)).replace(/\r$/, ''));
+    },
+    onEnd: () => {
+      state.ended = true;
+      stop(state);
+    },
+  };
+  peek = state;
+  stream.on('data', state.onData);
+  stream.on('end', state.onEnd);
+  stream.on('error', state.onEnd);
+}
+
+function stop(state: Peek): void {
+  // Paused before the listener goes: a flowing stream without one would drop what it reads next.
+  state.stream.pause();
+  state.stream.off('data', state.onData);
+  state.stream.off('end', state.onEnd);
+  // An error listener stays until the face's own is attached (an 'error' with none would throw).
+}
+
+/**
+ * For the face reading `stream`: what the early look read from it (undefined when none looked). The
+ * stream is left paused; the face resumes it once its own listeners are attached.
+ */
+export function takePeekedInput(stream: NodeJS.ReadableStream): PeekedInput | undefined {
+  const state = peek;
+  if (!state || state.stream !== stream) return undefined;
+  peek = undefined;
+  stop(state);
+  state.stream.off('error', state.onEnd);
+  return { bytes: Buffer.concat(state.chunks), ended: state.ended };
+}
