@@ -1,15 +1,56 @@
 // Owns the client transport over a stdio server's child that was started before its connection
 // existed (prestart.ts): newline-delimited JSON-RPC on the child's stdin and stdout, as the SDK's
 // stdio transport speaks it, with the same start, close and error behaviour (a child that failed to
-// start or has exited fails start() the way a fresh spawn would fail the handshake). A child that was
-// sent its `initialize` early (prestart.ts) is not sent the connection's: the server's answer to the
-// early one (held until asked for) answers it, under the connection's id. The two are the same
-// request: the child was adopted only if they are (claimPrestarted), and send() checks again.
+// start or has exited fails start() the way a fresh spawn would fail the handshake). A child whose
+// handshake began early (early-handshake.ts) is not sent the connection's `initialize`, nor, when the
+// early handshake went that far, its `notifications/initialized` and first `tools/list`: the server's
+// answers to the early requests (held until asked for) answer them, under the connection's ids. The
+// initializes are the same request: the child was adopted only if they are (claimPrestarted), and
+// send() checks again. An early tools/list answer that a tools/list_changed notification followed is
+// dropped, and the connection's own request goes to the server.
 import { SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
-import { EARLY_INITIALIZE_ID, type PrestartedChild } from './prestart.js';
-import { sameInitializeParams, type DownstreamInitializeParams } from './downstream-hello.js';
+import type { PrestartedChild } from './prestart.js';
+import { sameInitializeParams } from './downstream-hello.js';
+import { EARLY_INITIALIZE_ID, EARLY_TOOLS_LIST_ID } from './early-handshake.js';
 import { StdioLineBuffer } from './stdio-line-buffer.js';
+
+type Id = string | number;
+
+/** One early request: its answer answers the connection's first request of the same kind. */
+class EarlyAnswer {
+  /** The connection's request was matched to this one (it is not sent to the server). */
+  taken = false;
+  /** Dropped (a list change came after it): the connection's request goes to the server. */
+  stale = false;
+  private answer: JSONRPCMessage | undefined;
+  private requestId: Id | undefined;
+
+  constructor(private readonly deliver: (message: JSONRPCMessage) => void) {}
+
+  /** The server's answer arrived. */
+  answered(message: JSONRPCMessage): void {
+    if (this.stale) return;
+    this.answer = message;
+    this.flush();
+  }
+
+  /** The connection sent its request `id`: answered when the server's answer is there. */
+  take(id: Id): void {
+    this.taken = true;
+    this.requestId = id;
+    queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    const answer = this.answer;
+    const id = this.requestId;
+    if (!answer || id === undefined) return;
+    this.answer = undefined;
+    this.requestId = undefined;
+    this.deliver({ ...answer, id } as JSONRPCMessage);
+  }
+}
 
 /** How long close() waits for the child after ending its stdin, and again after SIGTERM. */
 const CLOSE_GRACE_MS = 2000;
@@ -21,19 +62,16 @@ export class AdoptedStdioTransport implements Transport {
   private child: ChildProcess | undefined;
   private readonly readBuffer: StdioLineBuffer;
   private closed = false;
-  /** The `initialize` the child was sent early, if it was. */
-  private readonly early: DownstreamInitializeParams | undefined;
-  /** The connection's `initialize` was answered by the early one (or is waiting for its answer). */
-  private initializeTaken = false;
-  /** The server's answer to the early `initialize`, until the connection asks (undefined: none yet). */
-  private earlyAnswer: JSONRPCMessage | undefined;
-  /** The id of the connection's `initialize`, while it waits for the early answer. */
-  private initializeId: string | number | undefined;
+  /** The early `initialize`, when the child was sent one. */
+  private earlyInitialize: EarlyAnswer | undefined;
+  /** The early `tools/list` (after an early `notifications/initialized`), when the child was sent them. */
+  private earlyList: EarlyAnswer | undefined;
+  /** The connection's `notifications/initialized` is not sent again. */
+  private initializedSent = false;
 
   constructor(private readonly adopted: PrestartedChild, options: { maxBufferSize?: number } = {}) {
     this.readBuffer = new StdioLineBuffer({ maxBufferSize: options.maxBufferSize });
     this.child = adopted.child;
-    this.early = adopted.earlyInitialize;
     // The child may end before start(): remembered so start() fails instead of waiting forever.
     adopted.child.once('close', () => {
       this.closed = true;
@@ -55,7 +93,7 @@ export class AdoptedStdioTransport implements Transport {
     child.on('error', (error) => this.onerror?.(error));
     child.stdin?.on('error', (error) => this.onerror?.(error));
     child.stdout?.on('error', (error) => this.onerror?.(error));
-    child.stdout?.on('data', (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       try {
         this.readBuffer.append(chunk);
         this.deliver();
@@ -63,7 +101,20 @@ export class AdoptedStdioTransport implements Transport {
         this.onerror?.(error as Error);
         this.close().catch(() => undefined);
       }
-    });
+    };
+    // What the server wrote during its early handshake comes first, in order.
+    const early = this.adopted.early?.handOver();
+    if (early) {
+      const forward = (message: JSONRPCMessage) => this.onmessage?.(message);
+      this.earlyInitialize = new EarlyAnswer(forward);
+      if (early.listed) {
+        this.earlyList = new EarlyAnswer(forward);
+        this.initializedSent = true;
+      }
+      for (const chunk of early.output) read(chunk);
+    }
+    child.stdout?.on('data', read);
+    child.stdout?.resume(); // paused when the early output grew large
     child.once('close', () => {
       this.child = undefined;
       this.onclose?.();
@@ -83,26 +134,53 @@ export class AdoptedStdioTransport implements Transport {
       try {
         const message = this.readBuffer.readMessage();
         if (message === null) return;
-        if (this.early && 'id' in message && message.id === EARLY_INITIALIZE_ID && !('method' in message)) {
-          this.earlyAnswer = message;
-          this.answerInitialize();
-          continue;
-        }
-        this.onmessage?.(message);
+        if (!this.fromEarlyHandshake(message)) this.onmessage?.(message);
       } catch (error) {
         this.onerror?.(error as Error);
       }
     }
   }
 
-  /** Delivers the early answer as the answer to the connection's `initialize`, once both are there. */
-  private answerInitialize(): void {
-    const answer = this.earlyAnswer;
-    const id = this.initializeId;
-    if (!answer || id === undefined) return;
-    this.earlyAnswer = undefined;
-    this.initializeId = undefined;
-    this.onmessage?.({ ...answer, id } as JSONRPCMessage);
+  /** Holds the answers to the early requests; true when `message` was one. */
+  private fromEarlyHandshake(message: JSONRPCMessage): boolean {
+    if ('method' in message) {
+      // A changed list makes an early listing not yet asked for stale.
+      if (message.method === 'notifications/tools/list_changed' && this.earlyList && !this.earlyList.taken) this.earlyList.stale = true;
+      return false;
+    }
+    if (!('id' in message)) return false;
+    if (message.id === EARLY_INITIALIZE_ID && this.earlyInitialize) this.earlyInitialize.answered(message);
+    else if (message.id === EARLY_TOOLS_LIST_ID && this.earlyList) this.earlyList.answered(message);
+    else return false;
+    return true;
+  }
+
+  /**
+   * The connection's first initialize, initialized and tools/list when the early handshake sent them:
+   * answered from it ('taken'), or refused when the initialize says otherwise; undefined: send it.
+   */
+  private toEarlyHandshake(message: JSONRPCMessage): 'taken' | 'refused' | undefined {
+    if (!('method' in message)) return undefined;
+    const id = 'id' in message ? (message.id as Id) : undefined;
+    if (message.method === 'initialize' && id !== undefined && this.earlyInitialize && !this.earlyInitialize.taken) {
+      if (!sameInitializeParams(message.params, this.adopted.early?.params)) return 'refused';
+      this.earlyInitialize.take(id);
+      return 'taken';
+    }
+    if (message.method === 'notifications/initialized' && id === undefined && this.initializedSent) {
+      this.initializedSent = false; // once
+      return 'taken';
+    }
+    const params = message.params as { cursor?: unknown } | undefined;
+    if (message.method === 'tools/list' && id !== undefined && this.earlyList && !this.earlyList.taken && params?.cursor === undefined) {
+      if (this.earlyList.stale) {
+        this.earlyList.taken = true;
+        return undefined;
+      }
+      this.earlyList.take(id);
+      return 'taken';
+    }
+    return undefined;
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -110,14 +188,9 @@ export class AdoptedStdioTransport implements Transport {
       const stdin = this.child?.stdin;
       // As the SDK's stdio transport: errors.ts recognises it and names the server's last error instead.
       if (!stdin || this.closed) return reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
-      if (this.early && !this.initializeTaken && 'method' in message && message.method === 'initialize' && 'id' in message) {
-        // Only the first: a later initialize goes to the server as any request does.
-        this.initializeTaken = true;
-        if (!sameInitializeParams(message.params, this.early)) return reject(new Error('the server started early was sent another initialize than this connection\'s; it cannot be adopted'));
-        this.initializeId = message.id;
-        queueMicrotask(() => this.answerInitialize());
-        return resolve();
-      }
+      const early = this.toEarlyHandshake(message);
+      if (early === 'refused') return reject(new Error('the server started early was sent another initialize than this connection\'s; it cannot be adopted'));
+      if (early === 'taken') return resolve();
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });

@@ -3,13 +3,13 @@
 // pipes, until the first connection to that server adopts it (transport.ts). A connection adopts a
 // child only when it was started exactly as the connection would start it (spawn-spec.ts); any
 // other child, and one nobody adopted in time, is stopped with its whole tree. Once the stdio
-// client's `initialize` is known, each waiting child is sent the `initialize` its connection will
-// send (initializeEarly), so the server's handshake runs while the gateway loads; the connection
-// adopts such a child only when its own `initialize` says exactly the same (adopted-transport.ts
-// then answers it with the server's early answer). Light on purpose.
+// client's `initialize` is known, each waiting child begins the handshake its connection will make
+// (initializeEarly, early-handshake.ts), so it runs while the gateway loads; the connection adopts
+// such a child only when its own `initialize` says exactly the same. Light on purpose.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Logger } from '../logging/logger.js';
 import { sameInitializeParams, type DownstreamInitializeParams } from './downstream-hello.js';
+import { beginEarlyHandshake, type EarlyHandshake } from './early-handshake.js';
 import { closeAndReap, trackTree } from './process-tree.js';
 import { sameSpawnSpec, type StdioSpawnSpec } from './spawn-spec.js';
 
@@ -22,12 +22,9 @@ export interface PrestartedChild {
   startedAt: number;
   /** Set when the child could not be started (e.g. ENOENT); the connection reports it as its own start would. */
   spawnError?: Error;
-  /** The `initialize` the child was sent early (id EARLY_INITIALIZE_ID); its answer waits in the child's stdout. */
-  earlyInitialize?: DownstreamInitializeParams;
+  /** The handshake begun before adoption, if one was. */
+  early?: EarlyHandshake;
 }
-
-/** The id of the early `initialize` (the SDK client numbers its requests, so a string never collides). */
-export const EARLY_INITIALIZE_ID = 'switchboard-early-initialize';
 
 const waiting = new Map<string, PrestartedChild>();
 
@@ -48,16 +45,16 @@ export function prestart(key: string, spec: StdioSpawnSpec): PrestartedChild {
 }
 
 /**
- * Sends every waiting child that has had no handshake yet the `initialize` its connection will send
- * (`params`): the server answers while the gateway is still loading. Returns the keys sent to.
+ * Begins, in every waiting child that has had none yet, the handshake its connection will make with
+ * `initialize` params `params`: the server answers while the gateway is still loading. Returns the
+ * keys begun.
  */
 export function initializeEarly(params: DownstreamInitializeParams): string[] {
   const sent: string[] = [];
   for (const entry of waiting.values()) {
-    const stdin = entry.child.stdin;
-    if (entry.earlyInitialize || entry.spawnError || !stdin || !stdin.writable || entry.child.exitCode !== null) continue;
-    entry.earlyInitialize = params;
-    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: EARLY_INITIALIZE_ID, method: 'initialize', params })}\n`);
+    const { stdin, stdout } = entry.child;
+    if (entry.early || entry.spawnError || !stdin?.writable || !stdout || entry.child.exitCode !== null) continue;
+    entry.early = beginEarlyHandshake(entry.child, params);
     sent.push(entry.key);
   }
   return sent;
@@ -84,7 +81,7 @@ export function claimPrestarted(key: string, spec: StdioSpawnSpec, log?: Logger,
   waiting.delete(key);
   if (!sameSpawnSpec(entry.spec, spec)) {
     log?.warn({ server: key }, 'the server started early was started differently than its configuration says; stopping it and starting it again');
-  } else if (entry.earlyInitialize && !sameInitializeParams(entry.earlyInitialize, initialize)) {
+  } else if (entry.early && !sameInitializeParams(entry.early.params, initialize)) {
     // Another capability profile than the client's first initialize (or a connection of another era).
     log?.info({ server: key }, 'the server started early was initialized for other client capabilities; stopping it and starting it again');
   } else {

@@ -29,9 +29,9 @@ async function runningServers(pid: number): Promise<Map<string, number>> {
   return found;
 }
 
-/** The initializes a raw server was sent, from its stderr lines in the gateway's log. */
-function initializesOf(client: RawStdioClient, name: string): Array<{ id: unknown; params: { capabilities: unknown; clientInfo: unknown } }> {
-  const prefix = `[${name}] initialize `;
+/** The initializes (or tools/lists) a raw server was sent, from its stderr lines in the gateway's log. */
+function initializesOf(client: RawStdioClient, name: string, method = 'initialize'): Array<{ id: unknown; params: { capabilities: unknown; clientInfo: unknown } }> {
+  const prefix = `[${name}] ${method} `;
   return client
     .stderr()
     .split('\n')
@@ -124,6 +124,8 @@ describe('servers started before the gateway has loaded (serve --stdio)', () => 
           params: { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true }, elicitation: { form: {} }, sampling: { tools: {} } }, clientInfo: { name: 'switchboard', version: expect.any(String) } },
         },
       ]);
+      // ... and, once it had answered, its first tools/list: the one the connection's listing got.
+      expect(initializesOf(client, 'hello', 'tools/list')).toEqual([{ id: 'switchboard-early-tools-list', params: {} }]);
       expect(client.stderr()).toContain('"initializedEarly":["hello"]');
       expect(client.stderr()).not.toContain('initialized for other client capabilities');
     } finally {

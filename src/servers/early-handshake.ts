@@ -1,0 +1,78 @@
+// Owns the handshake a stdio server started early (prestart.ts) makes before its connection exists:
+// the `initialize` its connection will send (the stdio client's capabilities, read from its first
+// line), then, once the server has answered and offers tools, `notifications/initialized` and a first
+// `tools/list`, as the connection would send them next. So the server's start of its first requests
+// runs while the gateway loads. Everything the server writes meanwhile is kept, in order, for the
+// adopting transport (adopted-transport.ts), which answers its connection's own `initialize` and
+// first `tools/list` with the server's early answers (under the connection's ids) and sends neither
+// again. Nothing is sent before the server has answered `initialize`. Light on purpose.
+import type { ChildProcess } from 'node:child_process';
+import type { DownstreamInitializeParams } from './downstream-hello.js';
+
+/** The ids of the early requests (the SDK client numbers its own, so a string never collides). */
+export const EARLY_INITIALIZE_ID = 'switchboard-early-initialize';
+export const EARLY_TOOLS_LIST_ID = 'switchboard-early-tools-list';
+
+/** Past this much output before adoption the child's stdout is paused (its pipe then holds the rest). */
+const MAX_EARLY_OUTPUT_BYTES = 8 * 1024 * 1024;
+
+export interface EarlyHandshake {
+  /** The `initialize` the server was sent. */
+  readonly params: DownstreamInitializeParams;
+  /** Stops reading the child's output and returns what was read, and whether initialized and tools/list went out (once, at adoption). */
+  handOver(): { output: Buffer[]; listed: boolean };
+}
+
+/** Sends the child its early `initialize` and reads its output until the adopting transport takes over. */
+export function beginEarlyHandshake(child: ChildProcess, params: DownstreamInitializeParams): EarlyHandshake {
+  const stdin = child.stdin!;
+  const stdout = child.stdout!;
+  const output: Buffer[] = [];
+  let bytes = 0;
+  let answered = false;
+  let listed = false;
+  /** The unfinished line while looking for the answer. */
+  let partial: Buffer[] = [];
+
+  const send = (message: Record<string, unknown>) => stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const onAnswer = (line: string) => {
+    let message: { id?: unknown; method?: unknown; result?: { capabilities?: { tools?: unknown } } };
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (message?.id !== EARLY_INITIALIZE_ID || message.method !== undefined) return;
+    answered = true;
+    if (typeof message.result?.capabilities?.tools !== 'object' || message.result.capabilities.tools === null) return;
+    send({ method: 'notifications/initialized' });
+    send({ id: EARLY_TOOLS_LIST_ID, method: 'tools/list', params: {} });
+    listed = true;
+  };
+  const onData = (chunk: Buffer) => {
+    output.push(chunk);
+    bytes += chunk.length;
+    if (bytes > MAX_EARLY_OUTPUT_BYTES) stdout.pause();
+    let start = 0;
+    for (let at = chunk.indexOf(0x0a); at !== -1 && !answered; at = chunk.indexOf(0x0a, start)) {
+      const line = Buffer.concat([...partial, chunk.subarray(start, at)]);
+      partial = [];
+      start = at + 1;
+      onAnswer(line.toString('utf8'));
+    }
+    if (!answered) partial.push(chunk.subarray(start));
+    else partial = [];
+  };
+
+  send({ id: EARLY_INITIALIZE_ID, method: 'initialize', params });
+  stdout.on('data', onData);
+  let handedOver = false;
+  return {
+    params,
+    handOver() {
+      if (!handedOver) stdout.off('data', onData);
+      handedOver = true;
+      return { output: output.splice(0), listed };
+    },
+  };
+}
