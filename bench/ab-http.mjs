@@ -11,10 +11,11 @@
 //   node bench/ab-http.mjs [--variants direct,default,nocap,semi4,semi8,baseline] [--baseline DIR] [--rounds N] [--calls N] [--warmup N] [--seconds S] [--sessions N]
 //
 // `baseline` is another build of Switchboard (a built checkout: DIR/dist/bundle/main.js, or DIR/dist/cli/main.js before the bundle).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { builtMain } from './lib/built-cli.mjs';
 import { ROOT_DIR } from './lib/root-modules.mjs';
 import { openSession } from './lib/client.mjs';
 import { freePort, killAllStarted, startServer, statusKb } from './lib/procs.mjs';
@@ -39,7 +40,6 @@ const SESSIONS = Number(values.sessions ?? 32);
 const ECHO = path.join(ROOT_DIR, 'bench/echo-server.mjs');
 const MAIN = path.join(ROOT_DIR, 'dist/bundle/main.js');
 /** A built checkout's CLI: its bundle, or dist/cli/main.js for a build from before the bundle. @param {string} dir */
-const builtMain = (dir) => (existsSync(path.resolve(dir, 'dist/bundle/main.js')) ? path.resolve(dir, 'dist/bundle/main.js') : path.resolve(dir, 'dist/cli/main.js'));
 /** @type {string} */
 let tmp = '';
 

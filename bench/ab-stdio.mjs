@@ -10,10 +10,11 @@
 //
 // hypertool and 1mcp are the peer gateways of ../shared/bench-peers, built with its build.sh into DIR
 // (--peers, default $SWITCHBOARD_BENCH_PEERS): never installed by this project.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { builtMain } from './lib/built-cli.mjs';
 import { ROOT_DIR, rootImport } from './lib/root-modules.mjs';
 
 const { Client } = await rootImport('@modelcontextprotocol/client');
@@ -30,7 +31,6 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-ab-'));
 const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
 const MAIN = path.join(ROOT_DIR, 'dist/bundle/main.js');
 /** A built checkout's CLI: its bundle, or dist/cli/main.js for a build from before the bundle. @param {string} dir */
-const builtMain = (dir) => (existsSync(path.resolve(dir, 'dist/bundle/main.js')) ? path.resolve(dir, 'dist/bundle/main.js') : path.resolve(dir, 'dist/cli/main.js'));
 
 /** @param {string} name @param {Record<string, unknown>} [settings] */
 function gatewayArgs(name, settings) {

@@ -16,6 +16,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildCli } from './lib/built-cli.mjs';
 import { ROOT_DIR } from './lib/root-modules.mjs';
 import { killAllStarted, registerPid, stopTree, unregisterPid } from './lib/procs.mjs';
 import { summarize } from './lib/stats.mjs';
@@ -136,8 +137,7 @@ function row(label, samples, baseline) {
 }
 
 async function main() {
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT_DIR, stdio: 'inherit' });
-  if (build.status !== 0 || spawnSync(process.execPath, ['scripts/bundle.mjs'], { cwd: ROOT_DIR, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
+  if (!buildCli(ROOT_DIR)) throw new Error('build failed');
   const samples = { direct: /** @type {number[]} */ ([]), stdioDiscover: /** @type {number[]} */ ([]), stdioInit: /** @type {number[]} */ ([]) };
   for (let round = 0; round < ROUNDS; round++) {
     process.stderr.write(`stdio round ${round + 1}/${ROUNDS}\n`);

@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildCli } from './lib/built-cli.mjs';
 import { ROOT_DIR } from './lib/root-modules.mjs';
 import { killAllStarted } from './lib/procs.mjs';
 import { snapshotGateway } from './lib/snapshot.mjs';
@@ -123,11 +124,8 @@ function ensureBuild() {
   const main = path.join(ROOT_DIR, 'dist', 'bundle', 'main.js');
   const stale = !existsSync(main) || newestSource(path.join(ROOT_DIR, 'src')) > statSync(main).mtimeMs;
   if (!stale) return;
-  progress('building the gateway (tsc -p tsconfig.json, then scripts/bundle.mjs)');
-  const tsc = path.join(ROOT_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
-  const steps = [[tsc, '-p', 'tsconfig.json'], [path.join(ROOT_DIR, 'scripts', 'bundle.mjs')]];
-  const failed = steps.some((args) => spawnSync(process.execPath, args, { cwd: ROOT_DIR, stdio: ['ignore', 2, 2], timeout: 300_000 }).status !== 0);
-  if (failed) {
+  progress('building the gateway (npm run build:cli: tsc, then scripts/bundle.mjs)');
+  if (!buildCli(ROOT_DIR)) {
     progress('the build failed: fix src/ or pass --no-build to measure the existing dist/');
     process.exit(1);
   }

@@ -47,8 +47,6 @@ export function watchConfig(file: string, options: WatchConfigOptions, debounceM
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
-  let startTimer: NodeJS.Timeout | undefined;
-  let beginNow = (): void => {};
 
   const reloadOnce = async (silent: boolean): Promise<void> => {
     let next: LoadedConfig;
@@ -100,15 +98,21 @@ export function watchConfig(file: string, options: WatchConfigOptions, debounceM
   const folder = path.dirname(absolute);
   const wanted = new Set(sidecar ? [absolute, sidecar] : [absolute]);
   // chokidar loads with the watcher, not with the config layer: a gateway answers its first request sooner.
+  // The watch begins after startAfterMs; close() during the wait ends it at once (and it never begins).
   const delay = options.startAfterMs ?? 0;
-  const begun = new Promise<void>((resolve) => {
-    beginNow = resolve;
-    if (delay > 0) startTimer = setTimeout(resolve, delay);
-    else resolve();
-  });
-  const started: Promise<FSWatcher | undefined> = begun.then(() => (closed ? undefined : import('chokidar'))).then((chokidar) => {
-    if (!chokidar) return undefined;
-    const { watch } = chokidar;
+  let endDelay = (): void => {};
+  const begun = delay > 0
+    ? new Promise<void>((resolve) => {
+        const wait = setTimeout(resolve, delay);
+        endDelay = () => {
+          clearTimeout(wait);
+          resolve();
+        };
+      })
+    : Promise.resolve();
+  const started: Promise<FSWatcher | undefined> = begun.then(async () => {
+    if (closed) return undefined;
+    const { watch } = await import('chokidar');
     if (closed) return undefined;
     const watcher = watch(folder, {
       ignoreInitial: true,
@@ -150,8 +154,7 @@ export function watchConfig(file: string, options: WatchConfigOptions, debounceM
     async close() {
       closed = true;
       clearTimeout(timer);
-      clearTimeout(startTimer);
-      beginNow(); // a watch not yet begun never begins (closed), and what waits for it settles
+      endDelay(); // a watch not yet begun never begins (closed), and what waits for it settles
       stopWaiting(); // `ready` settles even when closed before the watcher was ready
       await (await started.catch(() => undefined))?.close();
       await running;
