@@ -8,9 +8,10 @@
 // to initialize answered and spawn to first call answered, and ratios to direct. On Node 22+ the
 // gateway's code cache (src/cli/compile-cache.ts) is fresh with the fresh data dir and kept with the
 // reused one; --no-cache-variant adds the reused data dir with the cache off (SWITCHBOARD_COMPILE_CACHE=0).
+// --baseline DIR adds another checkout's build (DIR/bin/switchboard.js), data dir reused, as an A/B.
 // Node 22 here: run this file with that node (process.execPath starts every process).
 //
-//   node bench/first-call.mjs [--rounds N] [--no-cache-variant]
+//   node bench/first-call.mjs [--rounds N] [--no-cache-variant] [--baseline DIR]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,7 @@ const { StdioClientTransport } = await rootImport('@modelcontextprotocol/client'
 const { z } = await rootImport('zod');
 const ANY = z.any();
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'no-cache-variant': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'no-cache-variant': { type: 'boolean' }, baseline: { type: 'string' } } });
 const ROUNDS = Number(values.rounds ?? 15);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-first-call-'));
 const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
@@ -39,6 +40,9 @@ const VARIANTS = {
   direct: () => ({ args: ECHO, tool: 'echo' }),
   'switchboard, fresh data dir': (round) => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, `cold-${round}`)], tool: 'echo_echo', env: cacheEnv(path.join(tmp, `cold-cache-${round}`)) }),
   'switchboard, data dir reused': () => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', warmDataDir], tool: 'echo_echo', env: cacheEnv(warmCache) }),
+  ...(values.baseline && {
+    [`baseline ${values.baseline}, data dir reused`]: () => ({ args: [path.resolve(values.baseline, 'bin/switchboard.js'), 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, 'baseline-data')], tool: 'echo_echo', env: cacheEnv(path.join(tmp, 'baseline-cache')) }),
+  }),
   ...(values['no-cache-variant'] && {
     'switchboard, data dir reused, no code cache': () => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', warmDataDir], tool: 'echo_echo', env: cacheEnv(undefined) }),
   }),

@@ -22,8 +22,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist', 'bundle');
 
-/** What bin/switchboard.js imports: the code cache first, the stdio shim's fast path, the CLI. */
-const ENTRIES = ['cli/compile-cache.js', 'cli/connect-main.js', 'cli/main.js'].map((file) => path.join(ROOT, 'dist', file));
+/** What bin/switchboard.js imports: the code cache first, serve's early start, the stdio shim's fast path, the CLI. */
+const ENTRIES = ['cli/compile-cache.js', 'cli/serve-prestart.js', 'cli/connect-main.js', 'cli/main.js'].map((file) => path.join(ROOT, 'dist', file));
 const EXTERNAL = ['better-sqlite3', 'pino-pretty', 'ink', 'react', 'react-devtools-core'];
 
 /**

@@ -14,7 +14,7 @@ const BUNDLE = path.join(REPO, 'dist/bundle');
 const files = readdirSync(BUNDLE, { withFileTypes: true });
 const onDisk = files.filter((f) => f.isFile() && f.name.endsWith('.js')).map((f) => f.name);
 const text = (name: string) => readFileSync(path.join(BUNDLE, name), 'utf8');
-const ENTRIES = ['main.js', 'connect-main.js', 'compile-cache.js'];
+const ENTRIES = ['main.js', 'connect-main.js', 'compile-cache.js', 'serve-prestart.js'];
 /** Every specifier a chunk imports: top-level import and export statements, and dynamic imports of chunks. */
 const importsOf = (source: string) => [
   ...[...source.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s*"([^"]+)";$/gm)].map((m) => m[1]!),
