@@ -22,6 +22,7 @@ export interface EarlyServers {
 
 export function adoptEarlyServers(gateway: Gateway, servers: readonly ServerConfig[], log: Logger): EarlyServers {
   if (prestartOutcome.started.length) log.info({ servers: prestartOutcome.started, ...(prestartOutcome.initializedEarly && { initializedEarly: prestartOutcome.initializedEarly }) }, 'servers started early, before the gateway loaded');
+  if (prestartOutcome.earlyHandshakeFailed) log.debug({ reason: prestartOutcome.earlyHandshakeFailed }, 'the client\'s first line was not read for an early handshake; the connections make their own');
   else if (prestartOutcome.skipped?.startsWith('early start failed')) log.warn({ reason: prestartOutcome.skipped }, 'no server started early; they start on first use');
   else if (prestartOutcome.skipped) log.debug({ reason: prestartOutcome.skipped }, 'no server started early');
   const configured = new Map(servers.filter((s) => !s.disabled).map((s) => [s.key, s]));

@@ -43,6 +43,8 @@ export interface PrestartOutcome {
   skipped?: string;
   /** The servers sent the client's `initialize` early (once the client's first line was read). */
   initializedEarly?: string[];
+  /** Why the early handshake was not begun, when reading the client's first line failed. */
+  earlyHandshakeFailed?: string;
 }
 
 export const prestartOutcome: PrestartOutcome = { started: [] };
@@ -153,8 +155,13 @@ if (process.argv[2] === 'serve') {
     Object.assign(prestartOutcome, prestartServe(process.argv.slice(3)));
     if (prestartOutcome.started.length && !isatty(0)) {
       peekFirstLine(process.stdin, (line) => {
-        const capabilities = capabilitiesForClientLine(line);
-        if (capabilities) prestartOutcome.initializedEarly = initializeEarly(downstreamInitializeParams(capabilities));
+        // In a stream's event, outside the try below: a line that breaks this only means nothing is sent early.
+        try {
+          const capabilities = capabilitiesForClientLine(line);
+          if (capabilities) prestartOutcome.initializedEarly = initializeEarly(downstreamInitializeParams(capabilities));
+        } catch (error) {
+          prestartOutcome.earlyHandshakeFailed = (error as Error).message;
+        }
       });
     }
   } catch (error) {

@@ -1,6 +1,6 @@
 // Owns an early look at the stdio client's first message. `serve --stdio` starts reading stdin before
 // the gateway has loaded (serve-prestart.ts), to learn the client's `initialize` while the servers it
-// started early still boot; reading stops at the first whole line. The stdio face takes everything
+// started early still boot; reading stops at the first whole line (or after MAX_PEEK_BYTES of one). The stdio face takes everything
 // read so far when it starts (takePeekedInput) and goes on from there, so no byte is lost or read
 // twice, and an end of input seen meanwhile still closes the session. Light on purpose.
 
@@ -11,9 +11,13 @@ export interface PeekedInput {
   ended: boolean;
 }
 
+/** The early look gives up on a first line longer than this (an initialize is a few hundred bytes). */
+const MAX_PEEK_BYTES = 1024 * 1024;
+
 interface Peek {
   stream: NodeJS.ReadableStream;
   chunks: Buffer[];
+  bytes: number;
   ended: boolean;
   onData: (chunk: Buffer) => void;
   onEnd: () => void;
@@ -30,10 +34,14 @@ export function peekFirstLine(stream: NodeJS.ReadableStream, onFirstLine: (line:
   const state: Peek = {
     stream,
     chunks: [],
+    bytes: 0,
     ended: false,
     onData: (chunk) => {
       state.chunks.push(chunk);
+      state.bytes += chunk.length;
       const newline = chunk.indexOf(0x0a);
+      // A first line this long is left to the face (which bounds lines), unread here.
+      if (newline === -1 && state.bytes > MAX_PEEK_BYTES) return stop(state);
       if (newline === -1) return;
       stop(state);
       const all = Buffer.concat(state.chunks);

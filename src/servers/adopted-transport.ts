@@ -6,8 +6,9 @@
 // early handshake went that far, its `notifications/initialized` and first `tools/list`: the server's
 // answers to the early requests (held until asked for) answer them, under the connection's ids. The
 // initializes are the same request: the child was adopted only if they are (claimPrestarted), and
-// send() checks again. An early tools/list answer that a tools/list_changed notification followed is
-// dropped, and the connection's own request goes to the server.
+// send() checks again. What the server sent meanwhile reaches the connection after its initialize
+// answer, in order. An early tools/list answer that a tools/list_changed notification followed, or
+// that the connection asks for more than 10 s after adoption, is not used: its request goes to the server.
 import { SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
 import type { PrestartedChild } from './prestart.js';
@@ -26,7 +27,10 @@ class EarlyAnswer {
   private answer: JSONRPCMessage | undefined;
   private requestId: Id | undefined;
 
-  constructor(private readonly deliver: (message: JSONRPCMessage) => void) {}
+  constructor(
+    private readonly deliver: (message: JSONRPCMessage) => void,
+    private readonly delivered: () => void = () => undefined,
+  ) {}
 
   /** The server's answer arrived. */
   answered(message: JSONRPCMessage): void {
@@ -49,8 +53,12 @@ class EarlyAnswer {
     this.answer = undefined;
     this.requestId = undefined;
     this.deliver({ ...answer, id } as JSONRPCMessage);
+    this.delivered();
   }
 }
+
+/** The early listing answers the connection's first tools/list only this soon after adoption (a later one asks the server). */
+const EARLY_LIST_FOR_MS = 10_000;
 
 /** How long close() waits for the child after ending its stdin, and again after SIGTERM. */
 const CLOSE_GRACE_MS = 2000;
@@ -68,6 +76,10 @@ export class AdoptedStdioTransport implements Transport {
   private earlyList: EarlyAnswer | undefined;
   /** The connection's `notifications/initialized` is not sent again. */
   private initializedSent = false;
+  /** What the server sent after its early handshake began, held until the connection has its `initialize` answer (order kept). */
+  private held: JSONRPCMessage[] | undefined;
+  /** Until when the early listing may answer the connection's first tools/list. */
+  private earlyListUntil = 0;
 
   constructor(private readonly adopted: PrestartedChild, options: { maxBufferSize?: number } = {}) {
     this.readBuffer = new StdioLineBuffer({ maxBufferSize: options.maxBufferSize });
@@ -106,10 +118,16 @@ export class AdoptedStdioTransport implements Transport {
     const early = this.adopted.early?.handOver();
     if (early) {
       const forward = (message: JSONRPCMessage) => this.onmessage?.(message);
-      this.earlyInitialize = new EarlyAnswer(forward);
+      this.held = [];
+      this.earlyInitialize = new EarlyAnswer(forward, () => {
+        const held = this.held ?? [];
+        this.held = undefined;
+        for (const message of held) this.onmessage?.(message);
+      });
       if (early.listed) {
         this.earlyList = new EarlyAnswer(forward);
         this.initializedSent = true;
+        this.earlyListUntil = Date.now() + EARLY_LIST_FOR_MS;
       }
       for (const chunk of early.output) read(chunk);
     }
@@ -134,7 +152,10 @@ export class AdoptedStdioTransport implements Transport {
       try {
         const message = this.readBuffer.readMessage();
         if (message === null) return;
-        if (!this.fromEarlyHandshake(message)) this.onmessage?.(message);
+        if (this.fromEarlyHandshake(message)) continue;
+        // The server spoke after `initialize`; the connection hears it after its answer, as it would have.
+        if (this.held) this.held.push(message);
+        else this.onmessage?.(message);
       } catch (error) {
         this.onerror?.(error as Error);
       }
@@ -173,7 +194,7 @@ export class AdoptedStdioTransport implements Transport {
     }
     const params = message.params as { cursor?: unknown } | undefined;
     if (message.method === 'tools/list' && id !== undefined && this.earlyList && !this.earlyList.taken && params?.cursor === undefined) {
-      if (this.earlyList.stale) {
+      if (this.earlyList.stale || Date.now() > this.earlyListUntil) {
         this.earlyList.taken = true;
         return undefined;
       }

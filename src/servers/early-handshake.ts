@@ -70,7 +70,11 @@ export function beginEarlyHandshake(child: ChildProcess, params: DownstreamIniti
   return {
     params,
     handOver() {
-      if (!handedOver) stdout.off('data', onData);
+      if (!handedOver) {
+        // Paused first: a flowing stream without a listener would drop what it reads next (the adopter resumes it).
+        stdout.pause();
+        stdout.off('data', onData);
+      }
       handedOver = true;
       return { output: output.splice(0), listed };
     },

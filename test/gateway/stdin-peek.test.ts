@@ -75,6 +75,36 @@ describe('the early look at stdin', () => {
     expect(closed()).toBe(true);
   });
 
+  it('gives up on a first line over 1 MB, and the face gets all of it', async () => {
+    const input = new PassThrough();
+    const seen: string[] = [];
+    peekFirstLine(input, (first) => seen.push(first));
+    const long = `${JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } })}\n`;
+    input.write(long.slice(0, 1_050_000));
+    await turn();
+    expect(input.isPaused()).toBe(true);
+    input.write(long.slice(1_050_000) + line(12));
+    await turn();
+    expect(seen).toEqual([]);
+    const transport = new CheckedStdioTransport(2 * 1024 * 1024, (value) => value as JSONRPCMessage, input, new PassThrough());
+    const ids: unknown[] = [];
+    transport.onmessage = (message) => void ids.push((message as { id: unknown }).id);
+    await transport.start();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ids).toEqual([11, 12]);
+    await transport.close();
+  });
+
+  it('treats an input that failed before the face started as ended', async () => {
+    const input = new PassThrough();
+    peekFirstLine(input, () => undefined);
+    input.emit('error', new Error('EIO'));
+    const { transport, closed } = face(input);
+    await transport.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed()).toBe(true);
+  });
+
   it('leaves a stream nobody looked at to the face as before', async () => {
     const input = new PassThrough();
     const { transport, ids } = face(input);

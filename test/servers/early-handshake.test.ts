@@ -12,9 +12,10 @@ import { stdioSpawnSpec } from '../../src/servers/spawn-spec.js';
 import { waitFor } from '../helpers/gateway.js';
 
 /**
- * A hand-written server: answers initialize (with tools unless NO_TOOLS) and tools/list (tool "first"
- * for its first listing, "second" after), sends tools/list_changed after its first listing when
- * CHANGE is set, and writes every request it gets to stderr as `got <method> <id>`.
+ * A hand-written server: answers initialize (with tools unless NO_TOOLS; ANSWER_AFTER_MS later) and
+ * tools/list (tool "first" for its first listing, "second" after), sends tools/list_changed after its
+ * first listing when CHANGE is set and a log message after `initialized` when NOTIFY is, and writes
+ * every request it gets to stderr as `got <method> <id>`.
  */
 const SERVER = `
 const rl = require('node:readline').createInterface({ input: process.stdin });
@@ -23,7 +24,8 @@ const out = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m })
 rl.on('line', (line) => {
   const m = JSON.parse(line);
   if (m.method) process.stderr.write('got ' + m.method + ' ' + JSON.stringify(m.id) + '\\n');
-  if (m.method === 'initialize') out({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: process.env.NO_TOOLS ? {} : { tools: { listChanged: true } }, serverInfo: { name: 's', version: '1' } } });
+  if (m.method === 'initialize') setTimeout(() => out({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: process.env.NO_TOOLS ? {} : { tools: { listChanged: true } }, serverInfo: { name: 's', version: '1' } } }), Number(process.env.ANSWER_AFTER_MS ?? 0));
+  if (m.method === 'notifications/initialized' && process.env.NOTIFY) out({ method: 'notifications/message', params: { level: 'info', data: 'hello' } });
   if (m.method === 'tools/list') {
     listings += 1;
     out({ id: m.id, result: { tools: [{ name: listings === 1 ? 'first' : 'second', inputSchema: { type: 'object' } }] } });
@@ -80,6 +82,33 @@ describe('the early handshake of a server started early', () => {
     const client = await adoptAndConnect('early-c', spec);
     await waitFor(() => requests().length === 2, 'the connection\'s initialized');
     expect(requests()).toEqual(['got initialize "switchboard-early-initialize"', 'got notifications/initialized undefined']);
+    await client.close();
+  });
+
+  it('answers from the early handshake when the server answers only after its connection adopted it', { timeout: 30_000 }, async () => {
+    const spec = stdioSpawnSpec({ command: process.execPath, args: ['-e', SERVER, 'early-e'], env: { ANSWER_AFTER_MS: '300' } });
+    const entry = prestart('early-e', spec);
+    let stderr = '';
+    entry.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+    expect(initializeEarly(BARE)).toEqual(['early-e']);
+    const client = await adoptAndConnect('early-e', spec); // at once: the answer comes while the client waits
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['first']);
+    // The early handshake stopped at initialize (adopted before the answer): the connection went on itself.
+    await waitFor(() => stderr.split('\n').filter(Boolean).length >= 3, 'the server to log the connection\'s requests');
+    expect(stderr.split('\n').filter(Boolean)).toEqual(['got initialize "switchboard-early-initialize"', 'got notifications/initialized undefined', expect.stringMatching(/^got tools\/list \d+$/)]);
+    await client.close();
+  });
+
+  it('gives the connection what the server sent after its early handshake, after the initialize answer', { timeout: 30_000 }, async () => {
+    const { spec } = await earlyServer('early-f', { NOTIFY: '1' }, 2);
+    const entry = claimPrestarted('early-f', spec, undefined, BARE)!;
+    const client = new Client({ ...GATEWAY_CLIENT_INFO }, { capabilities: {} });
+    const heard: unknown[] = [];
+    client.fallbackNotificationHandler = async (notification) => void heard.push(notification.params);
+    await client.connect(new AdoptedStdioTransport(entry), { timeout: 10_000 });
+    await waitFor(() => heard.length > 0, 'the log message the server sent after its early initialized');
+    expect(heard).toEqual([{ level: 'info', data: 'hello' }]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['first']);
     await client.close();
   });
 
