@@ -78,8 +78,9 @@ export class SessionRegistry implements Iterable<GatewaySession> {
   /**
    * Ends a session (its transport closed, or its 2026-07-28 exchange is over); a session already
    * ended is ignored. A 2025 session that was the last of its capability profile takes that
-   * profile's connections with it; a 2026-07-28 request's session leaves them up, since its client
-   * is still there (they go with the idle release, connection-release.ts).
+   * profile's connections with it; a 2026-07-28 session (a request's, or a stdio probe the client
+   * fell back from) leaves them up, since its client is still there (they go with the idle release,
+   * connection-release.ts).
    */
   end(session: GatewaySession): void {
     if (this.live.get(session.id) !== session) return;
@@ -94,7 +95,9 @@ export class SessionRegistry implements Iterable<GatewaySession> {
       void connection.request('resources/unsubscribe', { uri }).catch(() => undefined);
     }
     void session.close();
-    if (session.perRequest) ports.releaser.modernRequestEnded(session);
+    // A 2026-07-28 stdio instance ends before its connection only when the SDK drops a probe (the
+    // client fell back to initialize): its client is still there, as for a request's session.
+    if (session.perRequest || session.era === 'modern') ports.releaser.modernRequestEnded(session);
     else ports.releaser.sessionEnded(session);
   }
 
