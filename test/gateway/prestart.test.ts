@@ -124,8 +124,10 @@ describe('servers started before the gateway has loaded (serve --stdio)', () => 
           params: { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true }, elicitation: { form: {} }, sampling: { tools: {} } }, clientInfo: { name: 'switchboard', version: expect.any(String) } },
         },
       ]);
-      // ... and, once it had answered, its first tools/list: the one the connection's listing got.
-      expect(initializesOf(client, 'hello', 'tools/list')).toEqual([{ id: 'switchboard-early-tools-list', params: {} }]);
+      // ... and one tools/list: the early one when the server answered initialize before the gateway
+      // had loaded (the connection's listing got its answer), else the connection's own (a loaded
+      // machine: the early handshake stopped at initialize when the connection adopted the server).
+      expect(initializesOf(client, 'hello', 'tools/list')).toEqual([{ id: expect.toSatisfy((id: unknown) => id === 'switchboard-early-tools-list' || typeof id === 'number'), params: {} }]);
       expect(client.stderr()).toContain('"initializedEarly":["hello"]');
       expect(client.stderr()).not.toContain('initialized for other client capabilities');
     } finally {
