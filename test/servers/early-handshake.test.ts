@@ -45,7 +45,8 @@ async function earlyServer(key: string, env: Record<string, string>, expectedReq
   entry.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
   expect(initializeEarly(BARE)).toEqual([key]);
   await waitFor(() => stderr.split('\n').filter(Boolean).length >= expectedRequests, `the server to get ${expectedRequests} early request(s)`);
-  await new Promise((resolve) => setTimeout(resolve, 50)); // its answers reach the pipe
+  // Its answers to them (written right after each line) reach the pipe and the early reader.
+  await new Promise((resolve) => setTimeout(resolve, 250));
   return { spec, requests: () => stderr.split('\n').filter(Boolean) };
 }
 
@@ -60,7 +61,7 @@ async function adoptAndConnect(key: string, spec: ReturnType<typeof stdioSpawnSp
 
 describe('the early handshake of a server started early', () => {
   it('answers the connection\'s initialize and first tools/list with the server\'s early answers', { timeout: 30_000 }, async () => {
-    const { spec, requests } = await earlyServer('early-a', {}, 2);
+    const { spec, requests } = await earlyServer('early-a', {}, 3);
     const client = await adoptAndConnect('early-a', spec);
     expect(client.getServerVersion()).toEqual({ name: 's', version: '1' });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['first']);
@@ -70,7 +71,7 @@ describe('the early handshake of a server started early', () => {
   });
 
   it('asks again when the server changed its tools after the early listing', { timeout: 30_000 }, async () => {
-    const { spec, requests } = await earlyServer('early-b', { CHANGE: '1' }, 2);
+    const { spec, requests } = await earlyServer('early-b', { CHANGE: '1' }, 3);
     const client = await adoptAndConnect('early-b', spec);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['second']);
     expect(requests().filter((r) => r.startsWith('got tools/list'))).toHaveLength(2);
@@ -100,7 +101,7 @@ describe('the early handshake of a server started early', () => {
   });
 
   it('gives the connection what the server sent after its early handshake, after the initialize answer', { timeout: 30_000 }, async () => {
-    const { spec } = await earlyServer('early-f', { NOTIFY: '1' }, 2);
+    const { spec } = await earlyServer('early-f', { NOTIFY: '1' }, 3);
     const entry = claimPrestarted('early-f', spec, undefined, BARE)!;
     const client = new Client({ ...GATEWAY_CLIENT_INFO }, { capabilities: {} });
     const heard: unknown[] = [];
@@ -113,7 +114,7 @@ describe('the early handshake of a server started early', () => {
   });
 
   it('refuses a connection whose initialize says otherwise', { timeout: 30_000 }, async () => {
-    const { spec } = await earlyServer('early-d', {}, 2);
+    const { spec } = await earlyServer('early-d', {}, 3);
     // Adopted as bare, but the client declares roots: the transport refuses its initialize.
     const entry = claimPrestarted('early-d', spec, undefined, BARE)!;
     const client = new Client({ ...GATEWAY_CLIENT_INFO }, { capabilities: { roots: {} } });
