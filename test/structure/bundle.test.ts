@@ -70,6 +70,17 @@ describe('the bundle (dist/bundle)', () => {
     for (const name of packages) expect(['better-sqlite3', 'pino-pretty', 'ink', 'react', 'react/jsx-runtime', 'react-devtools-core']).toContain(name);
   });
 
+  it("has serve's early start in one file, and the modules holding its state only there", () => {
+    // One file: bin/switchboard.js spawns the early servers from it before anything else loads.
+    expect(importsOf(text('serve-prestart.js')).filter((s) => s.startsWith('./'))).toEqual([]);
+    // The rest of the bundle imports that state from it: a second copy would be a second registry.
+    const holders = (module: string) => chunks.filter((chunk) => text(chunk).includes(`\n// dist/${module}\n`));
+    for (const module of ['servers/prestart.js', 'gateway/stdin-peek.js', 'servers/process-tree.js', 'cli/serve-prestart.js', 'config/self-reference.js']) {
+      expect(holders(module), module).toEqual(['serve-prestart.js']);
+    }
+    expect(importsOf(text('main.js'))).toContain('./serve-prestart.js');
+  });
+
   it("keeps zod's English messages and none of its other locales", () => {
     const all = chunks.map(text).join('\n');
     // Each zod locale builds its messages in one `localeError: error()`; English is the one kept.
