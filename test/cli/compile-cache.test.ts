@@ -49,7 +49,8 @@ describe('code cache for our modules', () => {
     const [cacheHome, off] = [await tempDir(), await tempDir()];
     const first = await run(NODE22, ['--version'], { XDG_CACHE_HOME: cacheHome });
     expect(first.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    expect(cacheFiles(cacheHome)).toBeGreaterThan(10);
+    // One entry per module the run loaded (main.js and its chunks; serve's early start is one file).
+    expect(cacheFiles(cacheHome)).toBeGreaterThan(5);
     const next = await run(NODE22, ['--version'], { XDG_CACHE_HOME: cacheHome, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
     expect(next.stdout.trim()).toBe(first.stdout.trim());
     const accepted = next.stderr.split('\n').filter((line) => /^\[compile cache\] cache for .*\/dist\/.* was accepted/.test(line));
