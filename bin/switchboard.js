@@ -12,7 +12,9 @@ if (!existsSync(fileURLToPath(compiled))) {
 }
 // `serve --stdio` starts the servers its session will need (src/cli/serve-prestart.ts) before the
 // command line and the gateway load: imported by main.js too, it runs once, here, sooner. Not for
-// the HTTP face and the daemon, which start nothing early.
+// the HTTP face and the daemon, which start nothing early. This quick look at the flags only orders
+// the imports below; each module decides by src/cli/serve-face.ts (an option's value like
+// `--log-file --http` reads as stdio there, and only the order differs here).
 const servesStdio = process.argv[2] === 'serve' && !process.argv.includes('--http') && !process.argv.includes('--daemon');
 // V8's code cache for our modules on Node 22.1+ (src/cli/compile-cache.ts, with the HTTP face's
 // young-generation cap), before any of them loads. A stdio gateway on a Node without the cache loads

@@ -19,7 +19,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isatty } from 'node:tty';
-import { parseArgs } from 'node:util';
 import { parseJsonc } from '../config/json.js';
 import { isPlainObject } from '../config/expand.js';
 import { absoluteStdioLaunch, entryType, expandEntry, isAmbiguousEntry, isDisabledEntry, isStrings, plainStdioFields, serverKeyProblem, serverListOf, settingsFileFor, unwrapSettingsFile } from '../config/raw-entries.js';
@@ -31,6 +30,7 @@ import { capabilitiesForClientLine, downstreamInitializeParams } from '../server
 import { peekFirstLine } from '../gateway/stdin-peek.js';
 import { stdioSpawnSpec } from '../servers/spawn-spec.js';
 import { dataDirOf } from './data-dir.js';
+import { serveFace, serveOptions } from './serve-face.js';
 import { isRecent, readRecentServers } from './recent-servers.js';
 
 /** At most this many servers are started early for being called lately (eager and only servers come on top). */
@@ -60,14 +60,10 @@ interface EarlyEntry {
 /** Starts the servers the rule above picks for `serve <args>`; returns what it did. */
 export function prestartServe(args: string[], env: NodeJS.ProcessEnv = process.env, now = Date.now()): PrestartOutcome {
   const outcome: PrestartOutcome = { started: [] };
-  const { values } = parseArgs({
-    args,
-    strict: false,
-    allowPositionals: true,
-    options: { config: { type: 'string', short: 'c' }, 'data-dir': { type: 'string' }, http: { type: 'boolean' }, daemon: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-  });
+  const argv = ['node', 'switchboard', 'serve', ...args];
+  const values = serveOptions(argv) ?? {};
   if (process.platform === 'win32') return { ...outcome, skipped: 'not on Windows' };
-  if (values.http || values.daemon || values.help) return { ...outcome, skipped: 'not serving stdio' };
+  if (serveFace(argv) !== 'stdio') return { ...outcome, skipped: 'not serving stdio' };
   const file = path.resolve(typeof values.config === 'string' ? values.config : './.mcp.json');
   if (gatewayChain(env).includes(file)) return { ...outcome, skipped: 'started by a gateway on the same file' };
   let root: unknown;

@@ -12,6 +12,7 @@
 // Imported first by main.ts: the growth that matters happens while the gateway's modules load.
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
+import { serveFace } from './serve-face.js';
 
 /** The cap on one semi-space (V8's own maximum is 16 MB on 64-bit). */
 export const SEMI_SPACE_CAP_BYTES = 8 * 1024 * 1024;
@@ -50,7 +51,7 @@ export function capYoungGeneration(cap = SEMI_SPACE_CAP_BYTES): () => void {
 
 /** `serve --http` (and the daemon, which serves HTTP): the faces the cap is measured for. */
 export function servesHttp(argv: readonly string[]): boolean {
-  return argv[2] === 'serve' && argv.slice(3).some((arg) => arg === '--http' || arg === '--daemon');
+  return serveFace(argv) === 'http';
 }
 
 /**

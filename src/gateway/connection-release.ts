@@ -63,25 +63,24 @@ export class ConnectionReleaser {
   }
 
   /**
-   * A session ended: when it was the last of its capability profile, that profile's connections
-   * stop (and its catalog goes, unless servers are pinned on it); shared connections no client uses
-   * go with the last session too.
+   * A session ended. A 2025 session that was the last of its capability profile takes that
+   * profile's connections with it (and its catalog, unless servers are pinned on it); shared
+   * connections no client uses go with the last session too. A 2026-07-28 session (a request's, or
+   * a stdio probe the client fell back from to initialize) leaves them up, since its client is
+   * still there: they stop once no such session used their profile for isolatedIdleMs
+   * (releaseIdleModern).
    */
   sessionEnded(session: GatewaySession): void {
     if (session.view.kind === 'management') return; // it holds no downstream connections
     const profileKey = session.profile.key;
+    if (session.perRequest || session.era === 'modern') {
+      this.modernUse.set(profileKey, Date.now());
+      return;
+    }
     if (![...this.context.sessions()].some((s) => s.view.kind !== 'management' && s.profile.key === profileKey)) {
       void this.track(this.releaseProfile(profileKey));
     }
     if (session.profile.owner !== undefined) this.releaseUnusedShared(Date.now());
-  }
-
-  /**
-   * A 2026-07-28 request's session ended. The client is still there, so its connections stay up;
-   * they stop once no such request used their profile for isolatedIdleMs (releaseIdleModern).
-   */
-  modernRequestEnded(session: GatewaySession): void {
-    if (session.view.kind !== 'management') this.modernUse.set(session.profile.key, Date.now());
   }
 
   /** Waits for every stop in progress and ends the idle timer. */

@@ -38,8 +38,8 @@ export interface SessionEndPorts {
   readonly search: Pick<ToolSearch, 'forgetSession'>;
   /** Its resource subscriptions: a URI it was the last subscriber of is unsubscribed downstream. */
   readonly subscriptions: Pick<SubscriptionRegistry<ResourceSubscriber>, 'heldBy' | 'remove'>;
-  /** Stops the connections no session needs any more (or notes a 2026-07-28 request's use of them). */
-  readonly releaser: Pick<ConnectionReleaser, 'sessionEnded' | 'modernRequestEnded'>;
+  /** Stops the connections no session needs any more (or notes a 2026-07-28 session's use of them). */
+  readonly releaser: Pick<ConnectionReleaser, 'sessionEnded'>;
   /** The open-sessions gauge, set after every open and end (undefined: no Prometheus). */
   readonly metrics?: Pick<MetricsRegistry, 'setOpenSessions'>;
 }
@@ -77,10 +77,8 @@ export class SessionRegistry implements Iterable<GatewaySession> {
 
   /**
    * Ends a session (its transport closed, or its 2026-07-28 exchange is over); a session already
-   * ended is ignored. A 2025 session that was the last of its capability profile takes that
-   * profile's connections with it; a 2026-07-28 session (a request's, or a stdio probe the client
-   * fell back from) leaves them up, since its client is still there (they go with the idle release,
-   * connection-release.ts).
+   * ended is ignored. Whether its connections stop with it is the releaser's call
+   * (connection-release.ts).
    */
   end(session: GatewaySession): void {
     if (this.live.get(session.id) !== session) return;
@@ -95,10 +93,7 @@ export class SessionRegistry implements Iterable<GatewaySession> {
       void connection.request('resources/unsubscribe', { uri }).catch(() => undefined);
     }
     void session.close();
-    // A 2026-07-28 stdio instance ends before its connection only when the SDK drops a probe (the
-    // client fell back to initialize): its client is still there, as for a request's session.
-    if (session.perRequest || session.era === 'modern') ports.releaser.modernRequestEnded(session);
-    else ports.releaser.sessionEnded(session);
+    ports.releaser.sessionEnded(session);
   }
 
   /** Closes every open session (gateway shutdown) and forgets them. */

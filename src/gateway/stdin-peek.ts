@@ -3,6 +3,7 @@
 // started early still boot; reading stops at the first whole line (or after MAX_PEEK_BYTES of one). The stdio face takes everything
 // read so far when it starts (takePeekedInput) and goes on from there, so no byte is lost or read
 // twice, and an end of input seen meanwhile still closes the session. Light on purpose.
+import { LineSplitter } from '../servers/line-splitter.js';
 
 /** What was read before the face started. */
 export interface PeekedInput {
@@ -17,7 +18,6 @@ const MAX_PEEK_BYTES = 1024 * 1024;
 interface Peek {
   stream: NodeJS.ReadableStream;
   chunks: Buffer[];
-  bytes: number;
   ended: boolean;
   onData: (chunk: Buffer) => void;
   onEnd: () => void;
@@ -31,21 +31,23 @@ let peek: Peek | undefined;
  */
 export function peekFirstLine(stream: NodeJS.ReadableStream, onFirstLine: (line: string) => void): void {
   if (peek) return;
+  // A first line this long is left to the face (which bounds lines), unread here.
+  let tooLong = false;
+  const lines = new LineSplitter(MAX_PEEK_BYTES, () => (tooLong = true));
   const state: Peek = {
     stream,
     chunks: [],
-    bytes: 0,
     ended: false,
     onData: (chunk) => {
       state.chunks.push(chunk);
-      state.bytes += chunk.length;
-      const newline = chunk.indexOf(0x0a);
-      // A first line this long is left to the face (which bounds lines), unread here.
-      if (newline === -1 && state.bytes > MAX_PEEK_BYTES) return stop(state);
-      if (newline === -1) return;
+      let first: string | undefined;
+      lines.push(chunk, (line) => {
+        if (!tooLong) first = line;
+        return false;
+      });
+      if (first === undefined && !tooLong) return;
       stop(state);
-      const all = Buffer.concat(state.chunks);
-      onFirstLine(all.toString('utf8', 0, all.indexOf(0x0a)).replace(/\r$/, ''));
+      if (first !== undefined) onFirstLine(first);
     },
     onEnd: () => {
       state.ended = true;

@@ -4,6 +4,7 @@
 // with -32600 instead of being buffered without bound. Valid messages go to the SDK server, unless
 // the relay lane takes them first (intercept).
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { LineSplitter } from '../servers/line-splitter.js';
 import { answerableId } from './request-id.js';
 import { takePeekedInput } from './stdin-peek.js';
 
@@ -18,18 +19,19 @@ export class CheckedStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Sees each parsed line first; true: it took the line (the relay lane, stdio-fast-calls.ts). */
   intercept?: (value: unknown) => boolean;
-  private chunks: Buffer[] = [];
-  private buffered = 0;
-  /** Dropping the rest of an over-long line until its newline. */
-  private skipping = false;
+  private readonly lines: LineSplitter;
   private closed = false;
 
   constructor(
-    private readonly maxLineBytes: number,
+    maxLineBytes: number,
     private readonly check: MessageCheck,
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
-  ) {}
+  ) {
+    this.lines = new LineSplitter(maxLineBytes, () =>
+      this.reply(null, -32600, `Invalid Request: a message may be at most ${maxLineBytes} bytes (switchboard.limits.maxBodyBytes); it was dropped`),
+    );
+  }
 
   async start(): Promise<void> {
     // What serve's early look at stdin read (stdin-peek.ts) comes first; the stream waits paused.
@@ -52,40 +54,8 @@ export class CheckedStdioTransport implements Transport {
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
   private readonly onEnd = () => void this.close();
 
-  private readonly onData = (chunk: Buffer) => {
-    let start = 0;
-    for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
-      // A line that came whole in this chunk (the usual case) is decoded in place, without a copy.
-      if (this.chunks.length === 0 && !this.skipping && at - start <= this.maxLineBytes) {
-        const end = at > start && chunk[at - 1] === 0x0d ? at - 1 : at;
-        this.handleLine(chunk.toString('utf8', start, end));
-        start = at + 1;
-        continue;
-      }
-      this.push(chunk.subarray(start, at));
-      const line = Buffer.concat(this.chunks, this.buffered);
-      const skipped = this.skipping;
-      this.chunks = [];
-      this.buffered = 0;
-      this.skipping = false;
-      if (!skipped) this.handleLine(line.toString('utf8').replace(/\r$/, ''));
-      start = at + 1;
-    }
-    this.push(chunk.subarray(start));
-  };
-
-  private push(part: Buffer): void {
-    if (this.skipping || part.length === 0) return;
-    if (this.buffered + part.length > this.maxLineBytes) {
-      this.chunks = [];
-      this.buffered = 0;
-      this.skipping = true;
-      this.reply(null, -32600, `Invalid Request: a message may be at most ${this.maxLineBytes} bytes (switchboard.limits.maxBodyBytes); it was dropped`);
-      return;
-    }
-    this.chunks.push(part);
-    this.buffered += part.length;
-  }
+  private readonly onData = (chunk: Buffer) => this.lines.push(chunk, this.onLine);
+  private readonly onLine = (line: string): void => this.handleLine(line);
 
   private handleLine(line: string): void {
     if (!line.trim()) return;

@@ -12,8 +12,7 @@
 import { SdkError, SdkErrorCode, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
 import type { PrestartedChild } from './prestart.js';
-import { sameInitializeParams } from './downstream-hello.js';
-import { EARLY_INITIALIZE_ID, EARLY_TOOLS_LIST_ID } from './early-handshake.js';
+import { EARLY_INITIALIZE_ID, EARLY_TOOLS_LIST_ID, sameInitializeParams } from './downstream-hello.js';
 import { StdioLineBuffer } from './stdio-line-buffer.js';
 
 type Id = string | number;
@@ -72,14 +71,14 @@ export class AdoptedStdioTransport implements Transport {
   private closed = false;
   /** The early `initialize`, when the child was sent one. */
   private earlyInitialize: EarlyAnswer | undefined;
-  /** The early `tools/list` (after an early `notifications/initialized`), when the child was sent them. */
-  private earlyList: EarlyAnswer | undefined;
-  /** The connection's `notifications/initialized` is not sent again. */
-  private initializedSent = false;
+  /**
+   * When the early handshake went as far as `notifications/initialized` and `tools/list`: the
+   * listing's answer, until when it may answer the connection's first tools/list, and whether the
+   * connection's own `notifications/initialized` was dropped yet (it goes no second time).
+   */
+  private earlyListing: { list: EarlyAnswer; until: number; initializedDropped: boolean } | undefined;
   /** What the server sent after its early handshake began, held until the connection has its `initialize` answer (order kept). */
   private held: JSONRPCMessage[] | undefined;
-  /** Until when the early listing may answer the connection's first tools/list. */
-  private earlyListUntil = 0;
 
   constructor(private readonly adopted: PrestartedChild, options: { maxBufferSize?: number } = {}) {
     this.readBuffer = new StdioLineBuffer({ maxBufferSize: options.maxBufferSize });
@@ -124,11 +123,7 @@ export class AdoptedStdioTransport implements Transport {
         this.held = undefined;
         for (const message of held) this.onmessage?.(message);
       });
-      if (early.listed) {
-        this.earlyList = new EarlyAnswer(forward);
-        this.initializedSent = true;
-        this.earlyListUntil = Date.now() + EARLY_LIST_FOR_MS;
-      }
+      if (early.listed) this.earlyListing = { list: new EarlyAnswer(forward), until: Date.now() + EARLY_LIST_FOR_MS, initializedDropped: false };
       for (const chunk of early.output) read(chunk);
     }
     child.stdout?.on('data', read);
@@ -166,12 +161,12 @@ export class AdoptedStdioTransport implements Transport {
   private fromEarlyHandshake(message: JSONRPCMessage): boolean {
     if ('method' in message) {
       // A changed list makes an early listing not yet asked for stale.
-      if (message.method === 'notifications/tools/list_changed' && this.earlyList && !this.earlyList.taken) this.earlyList.stale = true;
+      if (message.method === 'notifications/tools/list_changed' && this.earlyListing && !this.earlyListing.list.taken) this.earlyListing.list.stale = true;
       return false;
     }
     if (!('id' in message)) return false;
     if (message.id === EARLY_INITIALIZE_ID && this.earlyInitialize) this.earlyInitialize.answered(message);
-    else if (message.id === EARLY_TOOLS_LIST_ID && this.earlyList) this.earlyList.answered(message);
+    else if (message.id === EARLY_TOOLS_LIST_ID && this.earlyListing) this.earlyListing.list.answered(message);
     else return false;
     return true;
   }
@@ -188,17 +183,18 @@ export class AdoptedStdioTransport implements Transport {
       this.earlyInitialize.take(id);
       return 'taken';
     }
-    if (message.method === 'notifications/initialized' && id === undefined && this.initializedSent) {
-      this.initializedSent = false; // once
+    const listing = this.earlyListing;
+    if (message.method === 'notifications/initialized' && id === undefined && listing && !listing.initializedDropped) {
+      listing.initializedDropped = true;
       return 'taken';
     }
     const params = message.params as { cursor?: unknown } | undefined;
-    if (message.method === 'tools/list' && id !== undefined && this.earlyList && !this.earlyList.taken && params?.cursor === undefined) {
-      if (this.earlyList.stale || Date.now() > this.earlyListUntil) {
-        this.earlyList.taken = true;
+    if (message.method === 'tools/list' && id !== undefined && listing && !listing.list.taken && params?.cursor === undefined) {
+      if (listing.list.stale || Date.now() > listing.until) {
+        listing.list.taken = true;
         return undefined;
       }
-      this.earlyList.take(id);
+      listing.list.take(id);
       return 'taken';
     }
     return undefined;

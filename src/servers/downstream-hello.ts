@@ -10,6 +10,13 @@ import { canonicalJson, profileOf } from './profile.js';
 /** Who the gateway says it is to a downstream server. */
 export const GATEWAY_CLIENT_INFO = Object.freeze({ name: 'switchboard', version: VERSION });
 
+/**
+ * The ids of the early handshake's requests (early-handshake.ts), by which the adopting transport
+ * knows their answers (adopted-transport.ts). The SDK client numbers its own, so a string never collides.
+ */
+export const EARLY_INITIALIZE_ID = 'switchboard-early-initialize';
+export const EARLY_TOOLS_LIST_ID = 'switchboard-early-tools-list';
+
 /** The protocol version the SDK client offers in `initialize` (the newest of the 2025 era). */
 export const OFFERED_PROTOCOL_VERSION = '2025-11-25';
 

@@ -7,11 +7,8 @@
 // first `tools/list` with the server's early answers (under the connection's ids) and sends neither
 // again. Nothing is sent before the server has answered `initialize`. Light on purpose.
 import type { ChildProcess } from 'node:child_process';
-import type { DownstreamInitializeParams } from './downstream-hello.js';
-
-/** The ids of the early requests (the SDK client numbers its own, so a string never collides). */
-export const EARLY_INITIALIZE_ID = 'switchboard-early-initialize';
-export const EARLY_TOOLS_LIST_ID = 'switchboard-early-tools-list';
+import { EARLY_INITIALIZE_ID, EARLY_TOOLS_LIST_ID, type DownstreamInitializeParams } from './downstream-hello.js';
+import { LineSplitter } from './line-splitter.js';
 
 /** Past this much output before adoption the child's stdout is paused (its pipe then holds the rest). */
 const MAX_EARLY_OUTPUT_BYTES = 8 * 1024 * 1024;
@@ -31,8 +28,8 @@ export function beginEarlyHandshake(child: ChildProcess, params: DownstreamIniti
   let bytes = 0;
   let answered = false;
   let listed = false;
-  /** The unfinished line while looking for the answer. */
-  let partial: Buffer[] = [];
+  /** Lines are read only until the answer (the adopting transport reads everything from the start). */
+  const lines = new LineSplitter();
 
   const send = (message: Record<string, unknown>) => stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   const onAnswer = (line: string) => {
@@ -53,15 +50,12 @@ export function beginEarlyHandshake(child: ChildProcess, params: DownstreamIniti
     output.push(chunk);
     bytes += chunk.length;
     if (bytes > MAX_EARLY_OUTPUT_BYTES) stdout.pause();
-    let start = 0;
-    for (let at = chunk.indexOf(0x0a); at !== -1 && !answered; at = chunk.indexOf(0x0a, start)) {
-      const line = Buffer.concat([...partial, chunk.subarray(start, at)]);
-      partial = [];
-      start = at + 1;
-      onAnswer(line.toString('utf8'));
+    if (!answered) {
+      lines.push(chunk, (line) => {
+        onAnswer(line);
+        return !answered;
+      });
     }
-    if (!answered) partial.push(chunk.subarray(start));
-    else partial = [];
   };
 
   send({ id: EARLY_INITIALIZE_ID, method: 'initialize', params });

@@ -8,7 +8,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { loadConfig } from '../../src/config/index.js';
 import { buildTransport } from '../../src/servers/transport.js';
 import { claimPrestarted, discardPrestarted, hasPrestarted, initializeEarly, prestart, prestartedKeys } from '../../src/servers/prestart.js';
-import { EARLY_INITIALIZE_ID } from '../../src/servers/early-handshake.js';
+import { EARLY_INITIALIZE_ID } from '../../src/servers/downstream-hello.js';
 import { downstreamInitializeParams } from '../../src/servers/downstream-hello.js';
 import { safeBaseEnvironment, stdioSpawnSpec } from '../../src/servers/spawn-spec.js';
 import { isAlive, waitFor, writeConfig } from '../helpers/gateway.js';
