@@ -45,13 +45,23 @@ function initializesOf(client: RawStdioClient, name: string, method = 'initializ
     });
 }
 
+/** A raw stdio client of a gateway whose config has the one server `name`, once that server runs (before anything was sent), and its pid. */
+async function gatewayWithOnlyServer(name: string): Promise<{ client: RawStdioClient; early: number }> {
+  const client = rawStdio(await writeConfig({ [name]: rawServer(name) }));
+  try {
+    const early = await waitFor(async () => (await runningServers(client.child.pid!)).get(name), `the only server (${name}) to start before any request`);
+    return { client, early };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
 describe('servers started before the gateway has loaded (serve --stdio)', () => {
   it('starts the only server at once and answers the first call with that same process', { timeout: 60_000 }, async () => {
-    const config = await writeConfig({ only: rawServer('only') });
-    const client = rawStdio(config);
+    // Nothing sent yet: the server runs already.
+    const { client, early } = await gatewayWithOnlyServer('only');
     try {
-      // Nothing sent yet: the server runs already.
-      const early = await waitFor(async () => (await runningServers(client.child.pid!)).get('only'), 'the only server to start before any request');
       client.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS });
       expect((await client.answer(1)).error).toBeUndefined();
       client.send({ method: 'notifications/initialized' });
@@ -106,10 +116,8 @@ describe('servers started before the gateway has loaded (serve --stdio)', () => 
   });
 
   it('sends the server the client\'s handshake while the gateway loads, once, with the capabilities the session mirrors', { timeout: 60_000 }, async () => {
-    const config = await writeConfig({ hello: rawServer('hello') });
-    const client = rawStdio(config);
+    const { client } = await gatewayWithOnlyServer('hello');
     try {
-      await waitFor(async () => (await runningServers(client.child.pid!)).get('hello'), 'the only server to start early');
       // elicitation {} reads as form elicitation; roots and sampling keep only what the SDK knows.
       const capabilities = { roots: { listChanged: true, unknownFlag: 1 }, elicitation: {}, sampling: { tools: {}, other: true }, experimental: { x: {} } };
       client.send({ id: 1, method: 'initialize', params: { ...INITIALIZE_PARAMS, capabilities } });
@@ -136,10 +144,8 @@ describe('servers started before the gateway has loaded (serve --stdio)', () => 
   });
 
   it('sends nothing early when the client opens otherwise, and keeps the server for the 2025 session a probing client falls back to', { timeout: 60_000 }, async () => {
-    const config = await writeConfig({ later: rawServer('later') });
-    const client = rawStdio(config);
+    const { client, early } = await gatewayWithOnlyServer('later');
     try {
-      const early = await waitFor(async () => (await runningServers(client.child.pid!)).get('later'), 'the only server to start early');
       client.send({ id: 1, method: 'server/discover', params: DISCOVER_PARAMS }); // a 2026-07-28 client's probe
       await client.answer(1);
       client.send({ id: 2, method: 'initialize', params: INITIALIZE_PARAMS }); // ... falling back to a 2025 session

@@ -11,9 +11,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 const line = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A face on `input` that records the ids it is handed. */
-function face(input: PassThrough) {
-  const transport = new CheckedStdioTransport(1024 * 1024, (value) => value as JSONRPCMessage, input, new PassThrough());
+/** A face on `input` (lines of at most `maxLineBytes`) that records the ids it is handed. */
+function face(input: PassThrough, maxLineBytes = 1024 * 1024) {
+  const transport = new CheckedStdioTransport(maxLineBytes, (value) => value as JSONRPCMessage, input, new PassThrough());
   const ids: unknown[] = [];
   let closed = false;
   transport.onmessage = (message) => void ids.push((message as { id: unknown }).id);
@@ -75,24 +75,24 @@ describe('the early look at stdin', () => {
     expect(closed()).toBe(true);
   });
 
-  it('gives up on a first line over 1 MB, and the face gets all of it', async () => {
-    const input = new PassThrough();
-    const seen: string[] = [];
-    peekFirstLine(input, (first) => seen.push(first));
+  it('gives up on a first line over 1 MB, whether it comes in pieces or whole, and the face gets all of it', async () => {
     const long = `${JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } })}\n`;
-    input.write(long.slice(0, 1_050_000));
-    await turn();
-    expect(input.isPaused()).toBe(true);
-    input.write(long.slice(1_050_000) + line(12));
-    await turn();
-    expect(seen).toEqual([]);
-    const transport = new CheckedStdioTransport(2 * 1024 * 1024, (value) => value as JSONRPCMessage, input, new PassThrough());
-    const ids: unknown[] = [];
-    transport.onmessage = (message) => void ids.push((message as { id: unknown }).id);
-    await transport.start();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(ids).toEqual([11, 12]);
-    await transport.close();
+    for (const pieces of [[long.slice(0, 1_050_000), long.slice(1_050_000) + line(12)], [long + line(12)]]) {
+      const input = new PassThrough();
+      const seen: string[] = [];
+      peekFirstLine(input, (first) => seen.push(first));
+      for (const piece of pieces) {
+        input.write(piece);
+        await turn();
+        expect(input.isPaused()).toBe(true);
+      }
+      expect(seen).toEqual([]); // neither the long line nor the one after it
+      const { transport, ids } = face(input, 2 * 1024 * 1024);
+      await transport.start();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ids).toEqual([11, 12]);
+      await transport.close();
+    }
   });
 
   it('treats an input that failed before the face started as ended', async () => {
