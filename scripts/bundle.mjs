@@ -22,31 +22,40 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist', 'bundle');
 
-/** What bin/switchboard.js imports besides serve's early start (below): the code cache first, the stdio shim's fast path, the CLI. */
-const ENTRIES = ['cli/compile-cache.js', 'cli/connect-main.js', 'cli/main.js'].map((file) => path.join(ROOT, 'dist', file));
+/** The CLI: split into chunks, each command's code loaded by the runs that use it. */
+const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 
 /**
- * Serve's early start is one self-contained file, `serve-prestart.js`: `serve --stdio` spawns its
- * servers from it before anything else loads, and one file instead of a dozen chunks spawns them
- * ~15 ms sooner (Node resolves, reads, compiles and links each ES module in turn). It exports the
- * modules that keep its state (the children waiting for adoption, the stdin look, the tracked
- * process trees, the marker its children get, what it did), and the rest of the bundle imports those from it instead of bundling
- * second copies, so that state exists once. Modules of its graph without state (the config's plain
- * readers, the identity hash) are in both, which is only bytes.
+ * What bin/switchboard.js imports before the CLI, each one self-contained file: Node resolves, reads,
+ * compiles and links each ES module in turn, so one file instead of a dozen chunks is sooner.
+ *   - `serve-prestart.js`, serve's early start: `serve --stdio` spawns its servers from it before
+ *     anything else loads (~15 ms sooner as one file);
+ *   - `compile-cache.js`, V8's code cache and the HTTP face's young-generation cap, first of all;
+ *   - `connect-main.js`, the stdio shim's fast path, started with every client window.
+ * Each holds the only copy of the modules listed with it, the ones that keep state (the children
+ * waiting for adoption, the stdin look, the tracked process trees, the marker children get, what the
+ * early start did; the cache and the cap turned on once): the rest of the bundle, and the other
+ * files, import those from it. Modules without state may be in several (the config's plain
+ * readers, the identity hash), which is only bytes.
  */
-const EARLY_START = path.join(ROOT, 'dist', 'cli', 'serve-prestart.js');
-const EARLY_START_STATE = ['cli/serve-prestart.js', 'servers/prestart.js', 'gateway/stdin-peek.js', 'servers/process-tree.js', 'config/self-reference.js'].map((file) => path.join(ROOT, 'dist', file));
-const earlyStartShared = {
-  name: 'early-start-shared',
+const STANDALONE = [
+  { file: 'serve-prestart.js', modules: ['cli/serve-prestart.js', 'servers/prestart.js', 'gateway/stdin-peek.js', 'servers/process-tree.js', 'config/self-reference.js'] },
+  { file: 'compile-cache.js', modules: ['cli/compile-cache.js', 'cli/young-generation-cap.js'] },
+  { file: 'connect-main.js', modules: ['cli/connect-main.js'] },
+].map(({ file, modules }) => ({ file, modules: modules.map((module) => path.join(ROOT, 'dist', module)) }));
+
+/** Imports of a module another standalone file holds become imports of that file (flat in dist/bundle/, so './<file>' names it from anywhere). */
+const sharedFrom = (/** @type {string | undefined} */ building) => ({
+  name: 'standalone-shared',
   /** @param {import('esbuild').PluginBuild} pluginBuild */
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^\.\.?\// }, (args) => {
-      const file = path.resolve(args.resolveDir, args.path);
-      // Every chunk sits flat in dist/bundle/, so this one specifier names the file from any of them.
-      return EARLY_START_STATE.includes(file) ? { path: './serve-prestart.js', external: true } : undefined;
+      const module = path.resolve(args.resolveDir, args.path);
+      const holder = STANDALONE.find((s) => s.file !== building && s.modules.includes(module));
+      return holder ? { path: `./${holder.file}`, external: true } : undefined;
     });
   },
-};
+});
 const EXTERNAL = ['better-sqlite3', 'pino-pretty', 'ink', 'react', 'react-devtools-core'];
 
 /**
@@ -122,18 +131,16 @@ const common = {
   metafile: true,
 };
 const results = await Promise.all([
-  build({ ...common, entryPoints: ENTRIES, outdir: STAGE, splitting: true, plugins: [zodEnglishOnly, sdkLazyValidator, earlyStartShared] }),
-  build({
-    ...common,
-    // The early start's entry: its own module first (its side effect), then the other state modules, re-exported.
-    stdin: {
-      contents: EARLY_START_STATE.map((file) => `export * from ${JSON.stringify(file)};`).join('\n'),
-      resolveDir: path.dirname(EARLY_START),
-      sourcefile: 'serve-prestart-entry.js',
-      loader: 'js',
-    },
-    outfile: path.join(STAGE, 'serve-prestart.js'),
-  }),
+  build({ ...common, entryPoints: [MAIN], outdir: STAGE, splitting: true, plugins: [zodEnglishOnly, sdkLazyValidator, sharedFrom(undefined)] }),
+  ...STANDALONE.map(({ file, modules }) =>
+    build({
+      ...common,
+      // Its first module first (its side effects, in their order), and every one's exports.
+      stdin: { contents: modules.map((module) => `export * from ${JSON.stringify(module)};`).join('\n'), resolveDir: ROOT, sourcefile: file, loader: 'js' },
+      outfile: path.join(STAGE, file),
+      plugins: [zodEnglishOnly, sdkLazyValidator, sharedFrom(file)],
+    }),
+  ),
 ]);
 const result = { metafile: { outputs: Object.assign({}, ...results.map((r) => r.metafile.outputs)) } };
 mkdirSync(OUT, { recursive: true });

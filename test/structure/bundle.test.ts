@@ -70,15 +70,21 @@ describe('the bundle (dist/bundle)', () => {
     for (const name of packages) expect(['better-sqlite3', 'pino-pretty', 'ink', 'react', 'react/jsx-runtime', 'react-devtools-core']).toContain(name);
   });
 
-  it("has serve's early start in one file, and the modules holding its state only there", () => {
-    // One file: bin/switchboard.js spawns the early servers from it before anything else loads.
-    expect(importsOf(text('serve-prestart.js')).filter((s) => s.startsWith('./'))).toEqual([]);
-    // The rest of the bundle imports that state from it: a second copy would be a second registry.
-    const holders = (module: string) => chunks.filter((chunk) => text(chunk).includes(`\n// dist/${module}\n`));
-    for (const module of ['servers/prestart.js', 'gateway/stdin-peek.js', 'servers/process-tree.js', 'cli/serve-prestart.js', 'config/self-reference.js']) {
-      expect(holders(module), module).toEqual(['serve-prestart.js']);
+  it('has what bin loads before the CLI in one file each, and the modules holding state only once', () => {
+    // One file each (bin/switchboard.js loads them first; serve's early start spawns servers from its
+    // own), importing nothing but each other for the state they share.
+    const standalone: Record<string, string[]> = { 'serve-prestart.js': [], 'compile-cache.js': [], 'connect-main.js': ['./serve-prestart.js'] };
+    for (const [file, allowed] of Object.entries(standalone)) {
+      for (const specifier of importsOf(text(file)).filter((s) => s.startsWith('./'))) expect(allowed, `${file} imports ${specifier}`).toContain(specifier);
     }
-    expect(importsOf(text('main.js'))).toContain('./serve-prestart.js');
+    // The rest of the bundle imports that state from them: a second copy would be a second registry.
+    const holders = (module: string) => chunks.filter((chunk) => text(chunk).includes(`\n// dist/${module}\n`));
+    const holding = {
+      'serve-prestart.js': ['servers/prestart.js', 'gateway/stdin-peek.js', 'servers/process-tree.js', 'cli/serve-prestart.js', 'config/self-reference.js'],
+      'compile-cache.js': ['cli/compile-cache.js', 'cli/young-generation-cap.js'],
+    };
+    for (const [file, modules] of Object.entries(holding)) for (const module of modules) expect(holders(module), module).toEqual([file]);
+    expect(importsOf(text('main.js'))).toEqual(expect.arrayContaining(['./serve-prestart.js', './compile-cache.js']));
   });
 
   it("keeps zod's English messages and none of its other locales", () => {
