@@ -1,5 +1,6 @@
 // Owns opening the SQLite file: data dir, pragmas, schema-version checks, migrations, and the Store handle.
-import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteToolsetRepository, type ToolsetRepository } from './toolset-repository.js';
@@ -60,6 +61,24 @@ export interface Store {
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
+let addon: string | null | undefined;
+/**
+ * better-sqlite3's addon where its install (a build or a prebuilt download) puts it, named directly:
+ * the package's own lookup (the `bindings` package) tries a dozen paths first, ~2 ms of every start.
+ * Undefined when it is not there, and that lookup finds it (or says what is missing).
+ */
+function addonFile(): string | undefined {
+  if (addon === undefined) {
+    try {
+      const found = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+      addon = existsSync(found) ? found : null;
+    } catch {
+      addon = null;
+    }
+  }
+  return addon ?? undefined;
+}
+
 /**
  * Opens (creating if needed) `<dataDir>/switchboard.db`, refuses files it must not touch, migrates to the latest
  * schema and returns the Store. Throws StoreError with code open_failed, not_a_database, newer_schema or
@@ -82,7 +101,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
 
   let db: Database.Database;
   try {
-    db = new Database(file);
+    db = new Database(file, { nativeBinding: addonFile() });
   } catch (err) {
     const reason = describeError(err);
     throw openFailed(file, `cannot open ${file}: ${reason}; check its permissions or use another --data-dir`, err);
