@@ -7,7 +7,7 @@ import { ConfigError } from './errors.js';
 import { isPlainObject, UnsetVariableError } from './expand.js';
 import { describeIssue } from './issues.js';
 import { JsonSyntaxError, parseJsonc } from './json.js';
-import { configFileSchema, serverEntrySchema, type SettingsInput, type ServerEntry } from './schema.js';
+import { CONFIG_PARSE, configFileSchema, serverEntrySchema, type SettingsInput, type ServerEntry } from './schema.js';
 import { parseSettingsBlock, resolveSettings } from './settings.js';
 import { gatewayChain, selfReference } from './self-reference.js';
 import { absoluteStdioLaunch, expandEntry, isAmbiguousEntry, isDisabledEntry, serverKeyProblem, serverListOf, settingsFileFor, unwrapSettingsFile } from './raw-entries.js';
@@ -60,7 +60,7 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   const absolute = path.resolve(file);
   const root = parseRoot(text, file);
 
-  const top = configFileSchema.safeParse(root);
+  const top = configFileSchema.safeParse(root, CONFIG_PARSE);
   if (!top.success) {
     const { field, reason } = describeIssue(top.error.issues[0], root);
     throw new ConfigError(reason, { file, field });
@@ -138,7 +138,7 @@ function parseServer(key: string, raw: unknown, ctx: ServerContext, warnings: Co
     warnings.push({ serverKey: key, message: skipped.message });
     return undefined;
   }
-  const result = serverEntrySchema.safeParse(expanded);
+  const result = serverEntrySchema.safeParse(expanded, CONFIG_PARSE);
   if (!result.success) {
     const { field, reason } = describeIssue(result.error.issues[0], expanded);
     throw new ConfigError(field ? reason : `entry ${reason}`, { ...where, field: field || undefined });
