@@ -36,7 +36,9 @@ const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
  * waiting for adoption, the stdin look, the tracked process trees, the marker children get, what the
  * early start did; the cache and the cap turned on once): the rest of the bundle, and the other
  * files, import those from it. Modules without state may be in several (the config's plain
- * readers, the identity hash), which is only bytes.
+ * readers, the identity hash), which is only bytes; a class compared with `instanceof` across files
+ * would have to be held too (none is). checkStandalone() fails the build when a held module is
+ * bundled anywhere else.
  */
 const STANDALONE = [
   { file: 'serve-prestart.js', modules: ['cli/serve-prestart.js', 'servers/prestart.js', 'gateway/stdin-peek.js', 'servers/process-tree.js', 'config/self-reference.js'] },
@@ -56,6 +58,31 @@ const sharedFrom = (/** @type {string | undefined} */ building) => ({
     });
   },
 });
+/**
+ * Fails the build when a standalone file's promise does not hold: a module it holds bundled
+ * anywhere else (a second copy of its state, say an import the plugin did not recognise), or held
+ * modules whose exports `export *` would lose (a name two of them export, a default export).
+ * @param {Record<string, import('esbuild').Metafile['outputs'][string]>} outputs
+ */
+async function checkStandalone(outputs) {
+  const problems = [];
+  for (const { file, modules } of STANDALONE) {
+    for (const [output, { inputs }] of Object.entries(outputs)) {
+      if (output.endsWith('.map') || path.basename(output) === file) continue;
+      for (const module of modules) if (Object.keys(inputs).some((input) => path.resolve(ROOT, input) === module)) problems.push(`${path.relative(ROOT, module)} is bundled into ${path.basename(output)} as well as ${file}`);
+    }
+    const owners = new Map();
+    for (const module of modules) {
+      const { metafile } = await build({ entryPoints: [module], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent', outdir: STAGE });
+      for (const name of Object.values(metafile.outputs).flatMap((o) => o.exports)) {
+        if (name === 'default') problems.push(`${path.relative(ROOT, module)} has a default export, which ${file} cannot pass on`);
+        else if (owners.has(name)) problems.push(`${name} is exported by both ${owners.get(name)} and ${path.relative(ROOT, module)}, so ${file} would drop it`);
+        else owners.set(name, path.relative(ROOT, module));
+      }
+    }
+  }
+  if (problems.length) throw new Error(`scripts/bundle.mjs: the standalone files are wrong:\n  ${problems.join('\n  ')}`);
+}
 const EXTERNAL = ['better-sqlite3', 'pino-pretty', 'ink', 'react', 'react-devtools-core'];
 
 /**
@@ -129,6 +156,7 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
   metafile: true,
+  absWorkingDir: ROOT,
 };
 const results = await Promise.all([
   build({ ...common, entryPoints: [MAIN], outdir: STAGE, splitting: true, plugins: [zodEnglishOnly, sdkLazyValidator, sharedFrom(undefined)] }),
@@ -143,6 +171,12 @@ const results = await Promise.all([
   ),
 ]);
 const result = { metafile: { outputs: Object.assign({}, ...results.map((r) => r.metafile.outputs)) } };
+try {
+  await checkStandalone(result.metafile.outputs);
+} catch (error) {
+  rmSync(STAGE, { recursive: true, force: true }); // the current bundle stays as it was
+  throw error;
+}
 mkdirSync(OUT, { recursive: true });
 const fresh = new Set(readdirSync(STAGE));
 for (const name of fresh) renameSync(path.join(STAGE, name), path.join(OUT, name));

@@ -1,10 +1,9 @@
 // Owns the `switchboard` command line: options shared by every command, dispatch, and exit codes
 // (0 ok, 1 failure, 2 invalid configuration or usage).
-// First, before anything heavy loads: V8's code cache for our modules on Node 22+ (compile-cache.ts),
-// `serve --http` caps V8's young generation (young-generation-cap.ts), and `serve` starts the servers
-// its session will need (serve-prestart.ts).
+// First, before anything heavy loads: V8's code cache for our modules on Node 22+ (compile-cache.ts,
+// which imports young-generation-cap.ts: `serve --http` caps V8's young generation), and `serve`
+// starts the servers its session will need (serve-prestart.ts).
 import './compile-cache.js';
-import './young-generation-cap.js';
 import './serve-prestart.js';
 import { Command, Option } from 'commander';
 import { ConfigError } from '../config/errors.js';

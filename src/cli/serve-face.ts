@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 export type ServeFace = 'stdio' | 'http';
 
 /** Options of `serve` (and the common ones) that take a value (src/cli/main.ts). */
-const VALUE_OPTIONS = ['config', 'data-dir', 'host', 'port', 'mode', 'toolset', 'log-file', 'pinning', 'inbound-era'] as const;
+const VALUE_OPTIONS = ['config', 'data-dir', 'log-level', 'host', 'port', 'mode', 'toolset', 'log-file', 'pinning', 'inbound-era'] as const;
 
 /** The parsed options of a `serve` command line (`argv` as process.argv), or undefined for any other command. */
 export function serveOptions(argv: readonly string[]): Record<string, string | boolean | undefined> | undefined {

@@ -4,7 +4,6 @@ import { isPlainObject } from './expand.js';
 import { entryType } from './raw-entries.js';
 import type { ClientSettings, OptimizationBackendSettings, SwitchboardSettings } from './types.js';
 
-/** Every `type` a server entry may have; a missing type means stdio, or http when the entry has a `url`. */
 /**
  * How config files are parsed: without zod's compiled fast path. zod compiles an object schema's
  * parser (`new Function`) at its first parse, which pays from the second parse on; a config is
@@ -13,6 +12,7 @@ import type { ClientSettings, OptimizationBackendSettings, SwitchboardSettings }
  */
 export const CONFIG_PARSE = { jitless: true } as const;
 
+/** Every `type` a server entry may have; a missing type means stdio, or http when the entry has a `url`. */
 export const SERVER_TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'] as const;
 export type ServerType = (typeof SERVER_TYPES)[number];
 const REMOTE_TYPES = ['http', 'streamable-http', 'streamableHttp', 'sse'] as const;

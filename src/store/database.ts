@@ -65,7 +65,9 @@ let addon: string | null | undefined;
 /**
  * better-sqlite3's addon where its install (a build or a prebuilt download) puts it, named directly:
  * the package's own lookup (the `bindings` package) tries a dozen paths first, ~2 ms of every start.
- * Undefined when it is not there, and that lookup finds it (or says what is missing).
+ * Undefined when it is not there, and that lookup finds it (or says what is missing). Unlike that
+ * lookup, a Release build is taken over a Debug one beside it (only a developer of better-sqlite3
+ * would have both).
  */
 function addonFile(): string | undefined {
   if (addon === undefined) {

@@ -36,6 +36,13 @@ describe('LineSplitter', () => {
     expect(read(['x'.repeat(16), '\n'], 16)).toMatchObject({ lines: ['x'.repeat(16)], tooLong: 0 });
   });
 
+  it('counts a carriage return in the limit, the same whether the line comes whole or in pieces', () => {
+    const fits = `${'x'.repeat(15)}\r\n`; // 16 bytes before the newline
+    const over = `${'x'.repeat(16)}\r\n`; // 17
+    expect(read([fits + over + 'ok\n'], 16)).toMatchObject({ lines: ['x'.repeat(15), 'ok'], tooLong: 1 });
+    expect(read([fits.slice(0, 9), fits.slice(9) + over.slice(0, 9), over.slice(9) + 'ok\n'], 16)).toMatchObject({ lines: ['x'.repeat(15), 'ok'], tooLong: 1 });
+  });
+
   it('stops at the line its reader refuses, keeping nothing after it', () => {
     const seen: string[] = [];
     const splitter = new LineSplitter();
@@ -45,5 +52,16 @@ describe('LineSplitter', () => {
     });
     expect(seen).toEqual(['first']);
     expect(splitter.pendingBytes).toBe(0);
+    // A line that ends in a later chunk stops the reading there too.
+    const later = new LineSplitter();
+    const got: string[] = [];
+    const take = (line: string) => {
+      got.push(line);
+      return false;
+    };
+    later.push(Buffer.from('{"split":'), take);
+    later.push(Buffer.from('true}\nnext\n'), take);
+    expect(got).toEqual(['{"split":true}']);
+    expect(later.pendingBytes).toBe(0);
   });
 });
