@@ -6,11 +6,10 @@ export {
   DEFAULT_SETTINGS,
   SERVER_TYPES,
   type ServerType,
-  type SettingsInput,
-  settingsSchema,
   serverEntrySchema,
   configFileSchema,
 } from './schema.js';
+export { settingsSchemas, type SettingsInput } from './settings-schema.js';
 export { mergeSettings, resolveSettings, parseSettingsBlock } from './settings.js';
 export { loadConfig, parseConfig, settingsFileFor, SETTINGS_FILE_NAME, type SettingsSource } from './load.js';
 export { watchConfig, diffServers, type ConfigWatcher, type WatchConfigOptions, type ServerDiff } from './watch.js';

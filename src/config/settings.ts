@@ -1,7 +1,8 @@
 // Owns validating "switchboard" settings blocks and merging them over DEFAULT_SETTINGS.
 import { ConfigError } from './errors.js';
 import { describeIssue } from './issues.js';
-import { CONFIG_PARSE, DEFAULT_SETTINGS, SETTINGS_KEYS, settingsSchema, type SettingsInput } from './schema.js';
+import { CONFIG_PARSE, DEFAULT_SETTINGS } from './schema.js';
+import { settingsSchemas, type SettingsInput } from './settings-schema.js';
 import type { SwitchboardSettings } from './types.js';
 
 /**
@@ -9,6 +10,7 @@ import type { SwitchboardSettings } from './types.js';
  * that file ('switchboard' inside .mcp.json, '' for switchboard.json), so errors name the exact field.
  */
 export function parseSettingsBlock(block: unknown, file: string, fieldPrefix: string): SettingsInput {
+  const { settingsSchema, SETTINGS_KEYS } = settingsSchemas();
   const result = settingsSchema.safeParse(block, CONFIG_PARSE);
   if (result.success) return result.data;
   const { field, reason } = describeIssue(result.error.issues[0], block, {

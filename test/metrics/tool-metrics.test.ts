@@ -2,7 +2,7 @@
 // read from the store at most once per cache period; tools without calls are left as they are.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOOL_METRICS_META_KEY, ToolMetricsAnnotator } from '../../src/gateway/tool-metrics.js';
-import { settingsSchema } from '../../src/config/schema.js';
+import { settingsSchemas } from '../../src/config/settings-schema.js';
 import { tempStores } from '../store/helpers.js';
 
 const stores = tempStores();
@@ -71,7 +71,7 @@ describe('ToolMetricsAnnotator', () => {
   });
 
   it('is a setting (off unless set)', () => {
-    expect(settingsSchema.parse({ includeMetrics: true }).includeMetrics).toBe(true);
-    expect(() => settingsSchema.parse({ includeMetrics: 'yes' })).toThrow();
+    expect(settingsSchemas().settingsSchema.parse({ includeMetrics: true }).includeMetrics).toBe(true);
+    expect(() => settingsSchemas().settingsSchema.parse({ includeMetrics: 'yes' })).toThrow();
   });
 });
