@@ -66,6 +66,9 @@ const sharedFrom = (/** @type {string | undefined} */ building) => ({
  */
 async function checkStandalone(outputs) {
   const problems = [];
+  // Every held module's exports, from one unbundled pass over all of them.
+  const { metafile: own } = await build({ entryPoints: STANDALONE.flatMap((s) => s.modules), bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent', outdir: STAGE });
+  const exportsOf = new Map(Object.values(own.outputs).filter((o) => o.entryPoint).map((o) => [path.resolve(ROOT, /** @type {string} */ (o.entryPoint)), o.exports]));
   for (const { file, modules } of STANDALONE) {
     for (const [output, { inputs }] of Object.entries(outputs)) {
       if (output.endsWith('.map') || path.basename(output) === file) continue;
@@ -73,8 +76,9 @@ async function checkStandalone(outputs) {
     }
     const owners = new Map();
     for (const module of modules) {
-      const { metafile } = await build({ entryPoints: [module], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent', outdir: STAGE });
-      for (const name of Object.values(metafile.outputs).flatMap((o) => o.exports)) {
+      const names = exportsOf.get(module);
+      if (!names) throw new Error(`scripts/bundle.mjs: no exports read for ${path.relative(ROOT, module)}`);
+      for (const name of names) {
         if (name === 'default') problems.push(`${path.relative(ROOT, module)} has a default export, which ${file} cannot pass on`);
         else if (owners.has(name)) problems.push(`${name} is exported by both ${owners.get(name)} and ${path.relative(ROOT, module)}, so ${file} would drop it`);
         else owners.set(name, path.relative(ROOT, module));

@@ -27,6 +27,11 @@ export function serveOptions(argv: readonly string[]): Record<string, string | b
 /** Which face `argv` serves (process.argv), or undefined when it is not a `serve` run. */
 export function serveFace(argv: readonly string[]): ServeFace | undefined {
   const values = serveOptions(argv);
-  if (!values || values.help) return undefined;
+  return values && faceOf(values);
+}
+
+/** Which face a `serve` run with these parsed options (serveOptions) serves; undefined for `--help`. */
+export function faceOf(values: Readonly<Record<string, string | boolean | undefined>>): ServeFace | undefined {
+  if (values.help) return undefined;
   return values.http || values.daemon ? 'http' : 'stdio';
 }

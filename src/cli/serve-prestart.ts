@@ -30,7 +30,7 @@ import { capabilitiesForClientLine, downstreamInitializeParams } from '../server
 import { peekFirstLine } from '../gateway/stdin-peek.js';
 import { stdioSpawnSpec } from '../servers/spawn-spec.js';
 import { dataDirOf } from './data-dir.js';
-import { serveFace, serveOptions } from './serve-face.js';
+import { faceOf, serveOptions } from './serve-face.js';
 import { isRecent, readRecentServers } from './recent-servers.js';
 
 /** At most this many servers are started early for being called lately (eager and only servers come on top). */
@@ -60,10 +60,9 @@ interface EarlyEntry {
 /** Starts the servers the rule above picks for `serve <args>`; returns what it did. */
 export function prestartServe(args: string[], env: NodeJS.ProcessEnv = process.env, now = Date.now()): PrestartOutcome {
   const outcome: PrestartOutcome = { started: [] };
-  const argv = ['node', 'switchboard', 'serve', ...args];
-  const values = serveOptions(argv) ?? {};
   if (process.platform === 'win32') return { ...outcome, skipped: 'not on Windows' };
-  if (serveFace(argv) !== 'stdio') return { ...outcome, skipped: 'not serving stdio' };
+  const values = serveOptions(['node', 'switchboard', 'serve', ...args]);
+  if (!values || faceOf(values) !== 'stdio') return { ...outcome, skipped: 'not serving stdio' };
   const file = path.resolve(typeof values.config === 'string' ? values.config : './.mcp.json');
   if (gatewayChain(env).includes(file)) return { ...outcome, skipped: 'started by a gateway on the same file' };
   let root: unknown;

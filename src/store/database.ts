@@ -1,5 +1,5 @@
 // Owns opening the SQLite file: data dir, pragmas, schema-version checks, migrations, and the Store handle.
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -72,8 +72,8 @@ let addon: string | null | undefined;
 function addonFile(): string | undefined {
   if (addon === undefined) {
     try {
-      const found = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
-      addon = existsSync(found) ? found : null;
+      // resolve() throws when the file is not there: no separate existence check.
+      addon = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
     } catch {
       addon = null;
     }

@@ -1,7 +1,7 @@
 // Which face a `serve` command line serves, read before commander (src/cli/serve-face.ts): the young
 // generation's cap, the code cache and serve's early start all go by it.
 import { describe, expect, it } from 'vitest';
-import { serveFace, serveOptions } from '../../src/cli/serve-face.js';
+import { faceOf, serveFace, serveOptions } from '../../src/cli/serve-face.js';
 
 const argv = (...args: string[]) => ['node', 'switchboard', ...args];
 
@@ -24,5 +24,11 @@ describe('serveFace', () => {
     expect(serveOptions(argv('serve', '-c', 'x.json', '--data-dir', 'd', '--http'))).toMatchObject({ config: 'x.json', 'data-dir': 'd', http: true });
     // After `--` nothing is an option.
     expect(serveFace(argv('serve', '--', '--http'))).toBe('stdio');
+  });
+
+  it('gives the same face from options already parsed (serve-prestart parses once)', () => {
+    for (const args of [['serve'], ['serve', '--http'], ['serve', '--daemon'], ['serve', '--help'], ['serve', '--log-file', '--http']]) {
+      expect(faceOf(serveOptions(argv(...args)) ?? {})).toBe(serveFace(argv(...args)));
+    }
   });
 });
