@@ -135,4 +135,22 @@ describe('switchboard CLI', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('--bogus');
   });
+
+  it('registers only the command a run names, and all of them for help, the version or a typo', async () => {
+    const names = ['serve', 'daemon', 'tui', 'connect', 'import', 'install', 'uninstall', 'doctor', 'login', 'logout', 'logs', 'servers', 'tools', 'call', 'metrics', 'changes', 'refresh', 'search', 'embed', 'bench', 'optimize', 'toolset', 'token', 'approve'];
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    const listed = [...help.stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]);
+    expect(listed).toEqual([...names, 'help']);
+    // A typo still gets the suggestion, which needs every command registered.
+    const typo = await cli(['serv']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Did you mean serve?');
+    // A named command, alone in its run, has its whole help (its subcommands too).
+    const daemon = await cli(['daemon', '--help']);
+    for (const sub of ['start', 'stop', 'status', 'logs']) expect(daemon.stdout).toMatch(new RegExp(`^  ${sub}\\b`, 'm'));
+    const serve = await cli(['serve', '--help']);
+    for (const flag of ['--stdio', '--http', '--mode <mode>', '--inbound-era <era>', '--data-dir <dir>']) expect(serve.stdout).toContain(flag);
+    expect((await cli(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
 });
