@@ -18,6 +18,7 @@ import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sdkSharedSchemas } from './sdk-shared-schemas.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist', 'bundle');
@@ -163,14 +164,14 @@ const common = {
   absWorkingDir: ROOT,
 };
 const results = await Promise.all([
-  build({ ...common, entryPoints: [MAIN], outdir: STAGE, splitting: true, plugins: [zodEnglishOnly, sdkLazyValidator, sharedFrom(undefined)] }),
+  build({ ...common, entryPoints: [MAIN], outdir: STAGE, splitting: true, plugins: [zodEnglishOnly, sdkLazyValidator, sdkSharedSchemas(ROOT), sharedFrom(undefined)] }),
   ...STANDALONE.map(({ file, modules }) =>
     build({
       ...common,
       // Its first module first (its side effects, in their order), and every one's exports.
       stdin: { contents: modules.map((module) => `export * from ${JSON.stringify(module)};`).join('\n'), resolveDir: ROOT, sourcefile: file, loader: 'js' },
       outfile: path.join(STAGE, file),
-      plugins: [zodEnglishOnly, sdkLazyValidator, sharedFrom(file)],
+      plugins: [zodEnglishOnly, sdkLazyValidator, sdkSharedSchemas(ROOT), sharedFrom(file)],
     }),
   ),
 ]);

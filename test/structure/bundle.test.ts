@@ -110,4 +110,16 @@ describe('the bundle (dist/bundle)', () => {
       expect(lazy({ n: 0 })).toMatchObject({ valid: false });
     }
   });
+
+  it("builds the SDK's wire schemas once for its client and server copies (scripts/sdk-shared-schemas.mjs)", () => {
+    const version = JSON.parse(readFileSync(path.join(REPO, 'node_modules/@modelcontextprotocol/server/package.json'), 'utf8')).version as string;
+    for (const era of ['2025-11-25', '2026-07-28']) {
+      const memo = new RegExp(`return [\\w$]+ \\?\\?= globalThis\\[(?:/\\* @__PURE__ \\*/ )?Symbol\\.for\\("(switchboard:mcp-sdk-schemas:[^"]+)"\\)\\] \\?\\?= [\\w$]+\\(\\);`, 'g');
+      const keys = chunks.flatMap((chunk) => [...text(chunk).matchAll(memo)].map((m) => m[1]!)).filter((key) => key.includes(`:${era}:`));
+      // One memo in the client's copy and one in the server's, both at the same shared place.
+      expect(keys, era).toHaveLength(2);
+      expect(new Set(keys).size, era).toBe(1);
+      expect(keys[0]).toMatch(new RegExp(`^switchboard:mcp-sdk-schemas:${version.replace(/\./g, '\\.')}:${era}:[0-9a-f]{16}$`));
+    }
+  });
 });
