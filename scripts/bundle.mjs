@@ -68,7 +68,7 @@ const sharedFrom = (/** @type {string | undefined} */ building) => ({
 async function checkStandalone(outputs) {
   const problems = [];
   // Every held module's exports, from one unbundled pass over all of them.
-  const { metafile: own } = await build({ entryPoints: STANDALONE.flatMap((s) => s.modules), bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent', outdir: STAGE });
+  const { metafile: own } = await build({ entryPoints: STANDALONE.flatMap((s) => s.modules), bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent', outdir: STAGE, absWorkingDir: ROOT });
   const exportsOf = new Map(Object.values(own.outputs).filter((o) => o.entryPoint).map((o) => [path.resolve(ROOT, /** @type {string} */ (o.entryPoint)), o.exports]));
   for (const { file, modules } of STANDALONE) {
     for (const [output, { inputs }] of Object.entries(outputs)) {
@@ -163,19 +163,21 @@ const common = {
   metafile: true,
   absWorkingDir: ROOT,
 };
+const sharedSchemas = sdkSharedSchemas(ROOT);
 const results = await Promise.all([
-  build({ ...common, entryPoints: [MAIN], outdir: STAGE, splitting: true, plugins: [zodEnglishOnly, sdkLazyValidator, sdkSharedSchemas(ROOT), sharedFrom(undefined)] }),
+  build({ ...common, entryPoints: [MAIN], outdir: STAGE, splitting: true, plugins: [zodEnglishOnly, sdkLazyValidator, sharedSchemas.plugin, sharedFrom(undefined)] }),
   ...STANDALONE.map(({ file, modules }) =>
     build({
       ...common,
       // Its first module first (its side effects, in their order), and every one's exports.
       stdin: { contents: modules.map((module) => `export * from ${JSON.stringify(module)};`).join('\n'), resolveDir: ROOT, sourcefile: file, loader: 'js' },
       outfile: path.join(STAGE, file),
-      plugins: [zodEnglishOnly, sdkLazyValidator, sdkSharedSchemas(ROOT), sharedFrom(file)],
+      plugins: [zodEnglishOnly, sdkLazyValidator, sharedSchemas.plugin, sharedFrom(file)],
     }),
   ),
 ]);
 const result = { metafile: { outputs: Object.assign({}, ...results.map((r) => r.metafile.outputs)) } };
+for (const file of sharedSchemas.unused()) process.stderr.write(`bundle: warning: ${path.relative(ROOT, file)} was planned for the SDK's shared schemas but no build loaded it (a package resolved elsewhere?); its copy builds its own\n`);
 try {
   await checkStandalone(result.metafile.outputs);
 } catch (error) {

@@ -136,7 +136,7 @@ describe('switchboard CLI', () => {
     expect(stderr).toContain('--bogus');
   });
 
-  it('registers only the command a run names, and all of them for help, the version or a typo', async () => {
+  it('lists every command in help, suggests one for a typo, and gives a named command its whole help (test/cli/program.test.ts: what a run registers)', async () => {
     const names = ['serve', 'daemon', 'tui', 'connect', 'import', 'install', 'uninstall', 'doctor', 'login', 'logout', 'logs', 'servers', 'tools', 'call', 'metrics', 'changes', 'refresh', 'search', 'embed', 'bench', 'optimize', 'toolset', 'token', 'approve'];
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
