@@ -45,12 +45,13 @@ export function planSharedSchemas(root) {
     } catch {
       return { problem: `zod/v4 does not resolve from @modelcontextprotocol/${pkg}` };
     }
+    // Each file read once: the one holding the builders is kept with its text.
     const holders = readdirSync(path.join(dir, 'dist'))
       .filter((name) => name.endsWith('.mjs'))
-      .map((name) => path.join(dir, 'dist', name))
-      .filter((file) => readFileSync(file, 'utf8').includes(`function ${ERAS[0].builder}()`));
+      .map((name) => ({ file: path.join(dir, 'dist', name), source: readFileSync(path.join(dir, 'dist', name), 'utf8') }))
+      .filter(({ source }) => source.includes(`function ${ERAS[0].builder}()`));
     if (holders.length !== 1) return { problem: `@modelcontextprotocol/${pkg}: ${holders.length} files define ${ERAS[0].builder}` };
-    copies.push({ pkg, file: holders[0], version, zod, source: readFileSync(holders[0], 'utf8') });
+    copies.push({ pkg, version, zod, ...holders[0] });
   }
   if (new Set(copies.map((c) => c.version)).size !== 1) return { problem: `the client and server packages differ in version (${copies.map((c) => c.version).join(', ')})` };
   if (new Set(copies.map((c) => c.zod)).size !== 1) return { problem: `the client and server packages resolve different copies of zod (${copies.map((c) => c.zod).join(', ')})` };
