@@ -88,8 +88,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
    * wait for them again. Returns the servers left out.
    */
   async ensureWithin(keys: string[] = this.pool.keys(), boundMs: number): Promise<string[]> {
-    // Every call of a session asks this: when every server is listed there is nothing to wait for (no timer, no race).
-    if (keys.every((k) => this.listings.has(k))) return [];
+    if (this.listedAll(keys)) return [];
     // A server already announced as coming is not waited for again while its first listing runs.
     const waited = keys.filter((k) => !(this.owed.has(k) && this.pending.has(k)));
     const done = this.ensure(waited).then(() => false);
@@ -100,6 +99,15 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     const missing = keys.filter((k) => !this.listings.has(k));
     if (late) for (const key of missing) this.owed.add(key);
     return missing;
+  }
+
+  /**
+   * True when every given server (default: every enabled one) is listed: ensureWithin would not
+   * wait. Every call of a session asks this first, so it is synchronous and allocates nothing.
+   */
+  listedAll(keys?: readonly string[]): boolean {
+    if (keys) return keys.every((k) => this.listings.has(k));
+    return this.pool.everyKey((k) => this.listings.has(k));
   }
 
   /**

@@ -67,7 +67,7 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
     });
     if (result.isError === true) outcome = 'tool_error';
     answeredAt = performance.now();
-    await progressSent;
+    if (onprogress) await progressSent;
     return result;
   } catch (error) {
     failure = error;

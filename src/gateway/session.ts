@@ -141,19 +141,41 @@ export class GatewaySession {
    */
   async catalog(): Promise<Catalog> {
     const catalog = this.services.catalogs.catalogFor(this.profile);
-    await catalog.ensureWithin(this.view.kind === 'server' ? [this.view.server] : undefined, this.services.settings.listTimeoutMs);
+    await catalog.ensureWithin(this.catalogServers(), this.services.settings.listTimeoutMs);
     return catalog;
   }
 
-  private async handle(request: JSONRPCRequest, ctx: ServerContext): Promise<Result> {
+  /** The session's catalog when nothing is left to wait for (catalog() would resolve to it at once), else undefined. */
+  private listedCatalog(): Catalog | undefined {
+    const catalog = this.services.catalogs.catalogFor(this.profile);
+    return catalog.listedAll(this.catalogServers()) ? catalog : undefined;
+  }
+
+  /** The servers this session's catalog waits for: its one server on a per-server endpoint, else all. */
+  private catalogServers(): string[] | undefined {
+    return this.view.kind === 'server' ? [this.view.server] : undefined;
+  }
+
+  /**
+   * Answers one request (its caller awaits it, so a check that throws here rejects the request).
+   * Not async, and a tools/call goes straight to callNamed: every promise layer on a call's way is
+   * paid twice per call (down and back up), see docs/performance.md.
+   */
+  private handle(request: JSONRPCRequest, ctx: ServerContext): Promise<Result> {
     this.lastActive = Date.now();
     if (this.era === 'modern' && continuesBridgedCall(request, ctx)) return resumeBridged(this, ctx);
     const params = (request.params ?? {}) as Params;
     const single = this.view.kind === 'server' ? this.view.server : undefined;
     if (this.view.kind === 'management') return answerManagement(this, request, params, ctx);
     checkDepth(params, this.services.settings.limits);
-    if (this.scope) return scopeEntries(this.scope, request.method, await this.dispatch(request, params, ctx, single), () => this.catalog(), single);
+    if (this.scope) return this.scoped(this.scope, request, params, ctx, single);
+    if (request.method === 'tools/call') return this.callNamed('tools', request, params, ctx);
     return this.dispatch(request, params, ctx, single);
+  }
+
+  /** A scoped client's request: answered, then its listings filtered by its scope. */
+  private async scoped(scope: ClientScope, request: JSONRPCRequest, params: Params, ctx: ServerContext, single: string | undefined): Promise<Result> {
+    return scopeEntries(scope, request.method, await this.dispatch(request, params, ctx, single), () => this.catalog(), single);
   }
 
   private async dispatch(request: JSONRPCRequest, params: Params, ctx: ServerContext, single: string | undefined): Promise<Result> {
@@ -178,7 +200,7 @@ export class GatewaySession {
       case 'completion/complete':
         return this.complete(request, params, ctx);
       default:
-        if (single) return this.forward(await this.connectionFor(single), request, params, ctx);
+        if (single) return this.forward(this.connectionFor(single), request, params, ctx);
         throw new ProtocolError(-32601, `Method not found: ${request.method}`);
     }
   }
@@ -206,8 +228,7 @@ export class GatewaySession {
   async forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext, retrying = false): Promise<Result> {
     if (this.scope && !this.scope.allowsTool(entry.serverKey, entry.originalName, exposed)) return this.refused(`tool "${exposed}"`);
     try {
-      const connection = await this.connectionFor(entry.serverKey);
-      const result = await this.forward(connection, request, params, ctx, exposed);
+      const result = await this.forward(this.connectionFor(entry.serverKey), request, params, ctx, exposed);
       if (result.isError !== true) {
         this.services.learning.noteCall(this.id, entry.serverKey, entry.originalName);
         return result;
@@ -280,14 +301,14 @@ export class GatewaySession {
     return { toolsets, equipped, catalog: () => this.catalog(), serverKeys: () => this.services.servers.keys() };
   }
 
-  private async connectionFor(serverKey: string): Promise<Connection> {
+  private connectionFor(serverKey: string): Connection {
     const connection = this.services.servers.connection(serverKey, this.profile);
     if (!connection) throw serverUnavailable(serverKey, 'it is no longer configured', 'List the tools again to see what is available now.');
     return connection;
   }
 
-  /** tools/call and prompts/get: resolve the exposed name to (server, original name) and forward. */
-  private async callNamed(kind: 'tools' | 'prompts', request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
+  /** tools/call and prompts/get: resolve the exposed name to (server, original name) and forward (its checks throw: the caller awaits). */
+  private callNamed(kind: 'tools' | 'prompts', request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
     const name = params.name;
     if (typeof name !== 'string') throw new ProtocolError(-32602, `Invalid params: "name" must be a string`);
     checkName(name, this.services.settings.limits);
@@ -300,7 +321,7 @@ export class GatewaySession {
       if (this.scope && kind === 'tools' && !this.scope.allowsTool(this.view.server, name)) return this.refused(`tool "${name}" of server "${this.view.server}"`);
       const held = kind === 'tools' ? (await this.catalog()).withheld(name, this.view.server) : undefined;
       if (held) return withheldResult(name, held);
-      const connection = await this.connectionFor(this.view.server);
+      const connection = this.connectionFor(this.view.server);
       if (kind === 'tools' && selectTools([{ name }], connection.config).length === 0) {
         throw new ProtocolError(-32602, `Tool "${name}" is disabled on server "${this.view.server}" (enabledTools / disabledTools in its configuration).`, { name, disabled: true });
       }
@@ -313,7 +334,7 @@ export class GatewaySession {
       return callToolsetTool(this.toolsetContext(), name, params.arguments);
     }
     if (kind === 'tools' && this.isMetaView() && META_TOOL_NAMES.has(name)) return callMetaTool(this, name, request, params, ctx);
-    const catalog = await this.catalog();
+    const catalog = this.listedCatalog() ?? (await this.catalog());
     let table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
     // A name of a server left out of the bounded listing (still starting) resolves once it is listed.
     let entry = table.resolve(name) ?? (await catalog.resolveWhenListed(kind, name));
@@ -336,10 +357,9 @@ export class GatewaySession {
       const where = this.view.kind === 'fixed-toolset' ? `toolset "${this.view.name}"` : 'the equipped toolset';
       throw new ProtocolError(-32602, `Tool "${name}" is not in ${where}. List tools to see what is available, or equip a toolset that has it.`, { name });
     }
-    if (kind === 'tools') return this.forwardTool(catalog, entry, name, request, { ...params, name: entry.originalName }, ctx);
+    if (kind === 'tools') return await this.forwardTool(catalog, entry, name, request, { ...params, name: entry.originalName }, ctx);
     if (this.scope && !this.scope.allowsServer(entry.serverKey)) throw new ProtocolError(-32602, this.scope.refusal(`prompt "${name}"`), { name, forbidden: true });
-    const connection = await this.connectionFor(entry.serverKey);
-    return this.forward(connection, request, { ...params, name: entry.originalName }, ctx, name);
+    return await this.forward(this.connectionFor(entry.serverKey), request, { ...params, name: entry.originalName }, ctx, name);
   }
 
   /** The connection of the server that serves a resource URI in this session's view (for subscriptions). */
@@ -358,7 +378,7 @@ export class GatewaySession {
 
   private async complete(request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
     const target = await completionTarget(this, params);
-    return this.forward(await this.connectionFor(target.server), request, target.params, ctx);
+    return this.forward(this.connectionFor(target.server), request, target.params, ctx);
   }
 
   /**

@@ -198,15 +198,21 @@ export class Connection extends EventEmitter {
    * as they came. The timeout restarts on every progress update (up to a hard maximum); a request
    * that times out or whose signal aborts is cancelled downstream.
    */
-  async request(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions = {}): Promise<Record<string, unknown>> {
+  request(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions = {}): Promise<Record<string, unknown>> {
     return this.breaker.execute(
       () => this.send(method, params, options),
       () => ({ lastError: this.lastError, downSince: this.downSince }),
     );
   }
 
-  private async send(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions): Promise<Record<string, unknown>> {
-    const client = await this.ready();
+  /** Sends on the connected client; waits for ready() only when there is none (no promise layer on the usual path). */
+  private send(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions): Promise<Record<string, unknown>> {
+    const client = this.client;
+    if (!client || this.lifecycle === 'connecting') return this.ready().then((ready) => this.sendOn(ready, method, params, options));
+    return this.sendOn(client, method, params, options);
+  }
+
+  private sendOn(client: Client, method: string, params: Record<string, unknown> | undefined, options: ForwardOptions): Promise<Record<string, unknown>> {
     const timeout = options.timeoutMs ?? this.config.requestTimeoutMs ?? this.options.requestTimeoutMs;
     const maxRequestMs = this.resilience.maxRequestMs;
     if (!options.onprogress) return this.sender.sendPlain(client, method, params, options.signal, Math.min(timeout, maxRequestMs), options.caller);

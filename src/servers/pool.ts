@@ -47,6 +47,12 @@ export class ServerPool extends EventEmitter<PoolEvents> {
     super();
   }
 
+  /** True when `test` holds for every enabled server's key (without copying the keys). */
+  everyKey(test: (key: string) => boolean): boolean {
+    for (const key of this.entries.keys()) if (!test(key)) return false;
+    return true;
+  }
+
   /** Enabled server keys, in configuration order. */
   keys(): string[] {
     return [...this.entries.keys()];
