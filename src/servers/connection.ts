@@ -98,7 +98,8 @@ export class Connection extends EventEmitter {
 
   /** Last time the server proved alive (an answered call or health check). */
   get lastSuccessAt(): Date | undefined {
-    return this.supervisor.life.lastSuccessAt;
+    const ms = this.supervisor.life.lastSuccessMs;
+    return ms === undefined ? undefined : new Date(ms);
   }
 
   /** Since when the server has been unavailable (unset while it is up). */

@@ -59,8 +59,8 @@ export interface SupervisorOptions {
 export interface LifeFacts {
   lastError: string | undefined;
   connectedAt: Date | undefined;
-  /** Last time the server proved alive (an answered call or health check). */
-  lastSuccessAt: Date | undefined;
+  /** Last time the server proved alive (an answered call or health check), in ms: set on every answer, so no Date is made there. */
+  lastSuccessMs: number | undefined;
   /** Since when the server has been unavailable (unset while it is up). */
   downSince: Date | undefined;
   /** Restarts after a crash, a failed health check or a hang, and on request. */
@@ -68,7 +68,7 @@ export interface LifeFacts {
 }
 
 export class ConnectionSupervisor {
-  private readonly facts: LifeFacts = { lastError: undefined, connectedAt: undefined, lastSuccessAt: undefined, downSince: undefined, restarts: 0 };
+  private readonly facts: LifeFacts = { lastError: undefined, connectedAt: undefined, lastSuccessMs: undefined, downSince: undefined, restarts: 0 };
   private state: ConnectionState = 'configured';
   private current: Client | undefined;
   private starting: Promise<void> | undefined;
@@ -171,7 +171,7 @@ export class ConnectionSupervisor {
 
   /** The server answered something: it is up, and a past run of failures is forgiven. */
   proveAlive(): void {
-    this.facts.lastSuccessAt = new Date();
+    this.facts.lastSuccessMs = Date.now();
     this.retry.attempts = 0;
     if (this.state === 'degraded') this.setState('connected');
   }
