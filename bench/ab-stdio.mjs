@@ -3,8 +3,9 @@
 // Side-by-side A/B of stdio variants on a busy machine: every variant runs at once (one client, one
 // process tree each), warmed, then measured in interleaved blocks of sequential `tools/call echo`
 // (the order rotating every round), so load changes hit every variant alike. Reports per variant the
-// median over blocks of the wall time per call and of the CPU time per call of the process the
-// client spawned (the gateway; for `direct` the echo server itself), and ratios to `direct`.
+// median over blocks of the wall time per call, the median of every measured call's own time (p50),
+// and the CPU time per call of the process the client spawned (the gateway; for `direct` the echo
+// server itself: median over blocks, and over all blocks together), with ratios to `direct`.
 //
 //   node bench/ab-stdio.mjs [--baseline DIR] [--variants direct,default,logdebug,logwarn,journal-write,norecord,optimize-for-size,semi1,semi4,semi8,pipe-relay,json-relay,baseline,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
 //
@@ -111,7 +112,7 @@ for (const name of names) {
   await client.connect(transport);
   // A peer's name for the echo tool is whatever it lists (each namespaces differently).
   const tool = spec.tool || (await listedEchoTool(client, name));
-  variants.push({ name, client, pid: /** @type {number} */ (transport.pid), tool, wall: /** @type {number[]} */ ([]), cpu: /** @type {number[]} */ ([]), rss: 0 });
+  variants.push({ name, client, pid: /** @type {number} */ (transport.pid), tool, wall: /** @type {number[]} */ ([]), cpu: /** @type {number[]} */ ([]), latencies: /** @type {number[]} */ ([]), cpuTotalMs: 0, rss: 0 });
 }
 /** @param {any} client @param {string} name */
 async function listedEchoTool(client, name) {
@@ -123,9 +124,14 @@ async function listedEchoTool(client, name) {
   }
   throw new Error(`${name} lists no echo tool`);
 }
-/** @param {typeof variants[number]} v @param {number} n */
-async function calls(v, n) {
-  for (let i = 0; i < n; i++) await v.client.request({ method: 'tools/call', params: { name: v.tool, arguments: { message: 'hello' } } }, ANY);
+/** Sequential calls; with `latencies`, each call's time (µs) is appended to it. @param {typeof variants[number]} v @param {number} n @param {number[]} [latencies] */
+async function calls(v, n, latencies) {
+  const params = { name: v.tool, arguments: { message: 'hello' } };
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await v.client.request({ method: 'tools/call', params }, ANY);
+    latencies?.push((performance.now() - t0) * 1000);
+  }
 }
 process.stderr.write(`warming ${names.join(', ')} with ${WARMUP} calls each\n`);
 for (let done = 0; done < WARMUP; done += 500) for (const v of variants) await calls(v, 500);
@@ -135,9 +141,10 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const v of order) {
     const cpu0 = cpuMs(v.pid);
     const t0 = performance.now();
-    await calls(v, CALLS);
+    await calls(v, CALLS, v.latencies);
     v.wall.push(((performance.now() - t0) * 1000) / CALLS);
     v.cpu.push(((cpuMs(v.pid) - cpu0) * 1000) / CALLS);
+    v.cpuTotalMs += cpuMs(v.pid) - cpu0;
   }
 }
 for (const v of variants) {
@@ -150,8 +157,14 @@ rmSync(tmp, { recursive: true, force: true });
 const direct = variants.find((v) => v.name === 'direct');
 const lines = [
   `A/B stdio, ${ROUNDS} rounds x ${CALLS} sequential calls per variant after ${WARMUP} warm-up calls; Node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`,
-  '| variant | wall µs/call (median of blocks) | × direct | CPU µs/call of the spawned process | RSS MB after |',
-  '|---|---:|---:|---:|---:|',
-  ...variants.map((v) => `| ${v.name} | ${median(v.wall).toFixed(0)} | ${direct ? (median(v.wall) / median(direct.wall)).toFixed(2) + '×' : '-'} | ${median(v.cpu).toFixed(0)} | ${v.rss.toFixed(0)} |`),
+  '| variant | wall µs/call (median of blocks) | × direct | p50 µs of every call | p50 × direct | CPU µs/call of the spawned process (median of blocks) | CPU µs/call (all blocks) | RSS MB after |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ...variants.map((v) => {
+    const ratio = (/** @type {number} */ a, /** @type {number} */ b) => (direct ? (a / b).toFixed(2) + '×' : '-');
+    const p50 = median(v.latencies);
+    return `| ${v.name} | ${median(v.wall).toFixed(0)} | ${ratio(median(v.wall), median(direct?.wall ?? [1]))} | ${p50.toFixed(0)} | ${ratio(p50, median(direct?.latencies ?? [1]))} | ${median(v.cpu).toFixed(0)} | ${((v.cpuTotalMs * 1000) / (ROUNDS * CALLS)).toFixed(0)} | ${v.rss.toFixed(0)} |`;
+  }),
+  '',
+  'wall: each block of sequential calls timed whole (stalls such as GC and the journal\'s once-a-second insert included); p50: the median of every measured call\'s own time. CPU (all blocks): user + system time of the spawned process over every measured call (10 ms clock ticks, so finer than one block\'s).',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

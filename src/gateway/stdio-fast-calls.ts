@@ -47,6 +47,8 @@ export class StdioFastCalls {
     const cancel = new CallCancel();
     this.running.set(call.id, cancel);
     // One reaction for both outcomes (a .then/.catch/.finally chain is three promise jobs per call).
+    // The id is free once the answer is handed to the transport: a cancel after that finds nothing to
+    // abort (the SDK's path ignores it too), and an id reused after its answer is a new call.
     const done = () => {
       if (this.running.get(call.id) === cancel) this.running.delete(call.id);
     };
