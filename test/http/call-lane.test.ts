@@ -1,7 +1,7 @@
 // The HTTP face's relay lane for tools/call (src/http/call-lane.ts), spoken to with raw POSTs: a call
 // the lane takes is answered exactly as the SDK path answers the same call (results, the server's own
-// errors, the gateway's errors with their data), on an event stream that also carries the call's
-// progress before its answer; a client's cancel ends the call's stream with no answer, reaches the
+// errors, the gateway's errors with their data), as one JSON body when it is answered at once and on
+// an event stream when it is not, which also carries the call's progress before its answer; a client's cancel ends the call's stream with no answer, reaches the
 // server and frees the id; a session ended with DELETE ends its running calls' streams; headers the
 // SDK transport refuses still get its refusal; two clients with the same id at once each get their own
 // answer. Real gateway CLI, real fixture server, real HTTP on 127.0.0.1.
@@ -83,7 +83,9 @@ describe('HTTP relay lane for tools/call', () => {
       n += 1;
       const lane = await session.call(`lane-${n}`, name, args);
       expect(lane.status).toBe(200);
-      expect(lane.headers.get('content-type')).toBe('text/event-stream');
+      // One JSON body when answered before its stream had to begin (20 ms; the first call also starts
+      // the server), else an event stream: the protocol lets a server answer a POST either way.
+      expect(['application/json', 'text/event-stream']).toContain(lane.headers.get('content-type'));
       expect(lane.headers.get('mcp-session-id')).toBe(session.sessionId);
       const laneMessages = messagesOf(await lane.text());
       expect(laneMessages).toHaveLength(1);
@@ -105,9 +107,29 @@ describe('HTTP relay lane for tools/call', () => {
     await session.end();
   }, 60_000);
 
+  it('answers a call that is answered at once with one JSON body, in one write', async () => {
+    const session = await rawSession(gateway.url);
+    await (await session.call('warm', 'bad_ok', { text: 'warm' })).text(); // the server is up
+    const kinds: string[] = [];
+    for (let n = 0; n < 10; n += 1) {
+      const response = await session.call(`quick-${n}`, 'bad_ok', { text: `q${n}` });
+      const type = response.headers.get('content-type')!;
+      kinds.push(type);
+      const text = await response.text();
+      if (type !== 'application/json') continue;
+      expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+      expect(response.headers.get('mcp-session-id')).toBe(session.sessionId);
+      expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', id: `quick-${n}`, result: { content: [{ type: 'text', text: `ok: q${n}` }] } });
+    }
+    // Each call is answered in well under 20 ms on an idle machine; a loaded one may push a few past it.
+    expect(kinds).toContain('application/json');
+    await session.end();
+  }, 60_000);
+
   it("carries the call's progress on its own stream, before its answer", async () => {
     const session = await rawSession(gateway.url);
     const response = await session.call(7, 'bad_slow', { ms: 600 }, { progressToken: 'p7' });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
     const messages = messagesOf(await response.text());
     const progress = messages.filter((m) => m.method === 'notifications/progress');
     expect(progress.length).toBeGreaterThan(0);
