@@ -155,6 +155,21 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     });
   }
 
+  /**
+   * An exposed name the tables do not hold now: resolved once a server still starting lists it, or,
+   * while some listings came from the cache (stale when a tool was added since the last run), after
+   * those servers are listed live. A name found at once is resolved by the caller's own table lookup,
+   * so a forwarded call waits on nothing here.
+   */
+  async resolveLate(kind: 'tools' | 'prompts', name: string): Promise<NamedEntry | undefined> {
+    const entry = await this.resolveWhenListed(kind, name);
+    if (entry) return entry;
+    const cached = this.cachedServers();
+    if (cached.length === 0) return undefined;
+    await Promise.all(cached.map((key) => this.refresh(key)));
+    return (kind === 'tools' ? this.toolTable : this.promptTable).resolve(name);
+  }
+
   /** Servers whose listing came from the cache (they have not been started for this catalog). */
   cachedServers(): string[] {
     return this.ordered().filter(([, listing]) => listing.cached).map(([key]) => key);

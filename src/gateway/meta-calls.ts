@@ -40,7 +40,6 @@ export interface MetaHost {
   /** The authenticated client's scope: meta-tools find, count and name only what it allows. */
   readonly scope: ClientScope | undefined;
   catalog(): Promise<Catalog>;
-  resolveTool(catalog: Catalog, name: string): Promise<{ catalog: Catalog; entry: NamedEntry | undefined }>;
   forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result>;
 }
 
@@ -102,19 +101,19 @@ async function answerMetaTool(host: MetaHost, name: string, request: JSONRPCRequ
   if (META_TOOL_NAMES.has(toolKey)) {
     throw actionableError('meta_tool', `"${toolKey}" is a meta-tool, not a catalog tool.`, [`Call ${toolKey} directly.`, 'Pass tool_execute a toolKey returned by tool_discovery.']);
   }
-  const { catalog: current, entry } = await host.resolveTool(catalog, toolKey);
-  const held = entry ? undefined : current.withheld(toolKey);
+  const entry = catalog.toolTable.resolve(toolKey) ?? (await catalog.resolveLate('tools', toolKey));
+  const held = entry ? undefined : catalog.withheld(toolKey);
   if (held) return withheldResult(toolKey, held);
   if (!entry) {
     throw actionableError(
       'unknown_tool',
       `Unknown toolKey "${toolKey}": no connected server offers it (it may have been removed, disabled, or misspelt).`,
       ['Call tool_discovery with what you want to do and use a toolKey it returns.', 'Call tool_capabilities to see the servers and their status.'],
-      suggestionsFor(snapshot(host.local, current), toolKey),
+      suggestionsFor(snapshot(host.local, catalog), toolKey),
       { toolKey },
     );
   }
-  const tool = snapshot(host.local, current).byKey.get(toolKey);
+  const tool = snapshot(host.local, catalog).byKey.get(toolKey);
   const verdict = validateArguments(tool?.definition.inputSchema, args);
   if (!verdict.valid) {
     const message = `Invalid arguments for ${toolKey}: ${describeIssues(verdict.issues)}. Schema excerpt: ${JSON.stringify(verdict.schemaExcerpt)}`;
@@ -128,5 +127,5 @@ async function answerMetaTool(host: MetaHost, name: string, request: JSONRPCRequ
   const { arguments: _wrapped, name: _metaTool, ...rest } = params;
   const discovered = discoveryOf(host, toolKey);
   if (discovered) adoptCorrelation(ctx, discovered);
-  return host.forwardTool(current, entry, toolKey, request, { ...rest, name: entry.originalName, arguments: args }, ctx);
+  return host.forwardTool(catalog, entry, toolKey, request, { ...rest, name: entry.originalName, arguments: args }, ctx);
 }

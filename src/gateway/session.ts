@@ -11,12 +11,11 @@ import { BRIDGED_METHODS, continuesBridgedCall, forwardBridged, resumeBridged } 
 import { serverUnavailable } from '../servers/errors.js';
 import { forwardRequest } from './forward.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { closeMatches } from '../catalog/naming.js';
+import { closeMatches, type NamedEntry } from '../catalog/naming.js';
 import { selectTools } from '../catalog/repair.js';
 import { TOOLSET_TOOL_NAMES, callToolsetTool, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
 import type { LocalToolContext, SessionServices } from './ports.js';
-import type { NamedEntry } from '../catalog/naming.js';
 import { META_TOOL_NAMES } from '../views/meta-tools.js';
 import { callMetaTool } from './meta-calls.js';
 import { LIST_METHODS, answerList, isToolsetView, toolsetTools } from './session-lists.js';
@@ -210,16 +209,6 @@ export class GatewaySession {
     return this.view.kind === 'meta' || this.view.kind === 'auto';
   }
 
-  /** Resolves an exposed tool name; a stale cache (servers listed from the store) is re-listed live once. */
-  async resolveTool(catalog: Catalog, name: string): Promise<{ catalog: Catalog; entry: NamedEntry | undefined }> {
-    let entry = catalog.toolTable.resolve(name) ?? (await catalog.resolveWhenListed('tools', name));
-    if (!entry && catalog.cachedServers().length) {
-      await Promise.all(catalog.cachedServers().map((key) => catalog.refresh(key)));
-      entry = catalog.toolTable.resolve(name);
-    }
-    return { catalog, entry };
-  }
-
   /**
    * Forwards a tools/call and, when it fails (isError result, protocol error, timeout, server
    * down), attaches fallback suggestions: in the error's data for protocol errors, in
@@ -335,21 +324,13 @@ export class GatewaySession {
     }
     if (kind === 'tools' && this.isMetaView() && META_TOOL_NAMES.has(name)) return callMetaTool(this, name, request, params, ctx);
     const catalog = this.listedCatalog() ?? (await this.catalog());
-    let table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
-    // A name of a server left out of the bounded listing (still starting) resolves once it is listed.
-    let entry = table.resolve(name) ?? (await catalog.resolveWhenListed(kind, name));
-    table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
-    if (!entry && catalog.cachedServers().length) {
-      // The cache may be stale (a tool added since the last run): list those servers live, look again.
-      await Promise.all(catalog.cachedServers().map((key) => catalog.refresh(key)));
-      table = kind === 'tools' ? catalog.toolTable : catalog.promptTable;
-      entry = table.resolve(name);
-    }
+    const tableOf = () => (kind === 'tools' ? catalog.toolTable : catalog.promptTable);
+    const entry = tableOf().resolve(name) ?? (await catalog.resolveLate(kind, name));
     const held = !entry && kind === 'tools' ? catalog.withheld(name) : undefined;
     if (held) return this.scope && !this.scope.allowsTool(held.server, held.tool, name) ? this.refused(`tool "${name}"`) : withheldResult(name, held);
     if (!entry) {
       const noun = kind === 'tools' ? 'tool' : 'prompt';
-      const suggestions = closeMatches(name, table.entries().map((e) => e.exposed));
+      const suggestions = closeMatches(name, tableOf().entries().map((e) => e.exposed));
       const hint = suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ` List ${kind} to see what is available.`;
       throw new ProtocolError(-32602, `Unknown ${noun}: "${name}".${hint}`, { name, suggestions });
     }
