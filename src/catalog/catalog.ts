@@ -158,8 +158,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   /**
    * An exposed name the tables do not hold now: resolved once a server still starting lists it, or,
    * while some listings came from the cache (stale when a tool was added since the last run), after
-   * those servers are listed live. A name found at once is resolved by the caller's own table lookup,
-   * so a forwarded call waits on nothing here.
+   * those servers are listed live. It does not look in the tables first: callers do (a synchronous
+   * lookup), so a forwarded call whose name is listed never comes here.
    */
   async resolveLate(kind: 'tools' | 'prompts', name: string): Promise<NamedEntry | undefined> {
     const entry = await this.resolveWhenListed(kind, name);

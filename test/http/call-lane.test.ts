@@ -111,7 +111,8 @@ describe('HTTP relay lane for tools/call', () => {
     const session = await rawSession(gateway.url);
     await (await session.call('warm', 'bad_ok', { text: 'warm' })).text(); // the server is up
     const kinds: string[] = [];
-    for (let n = 0; n < 10; n += 1) {
+    // Up to 100 calls, until one came back as JSON: on a loaded machine some may take over 20 ms.
+    for (let n = 0; n < 100 && !kinds.includes('application/json'); n += 1) {
       const response = await session.call(`quick-${n}`, 'bad_ok', { text: `q${n}` });
       const type = response.headers.get('content-type')!;
       kinds.push(type);
@@ -121,8 +122,8 @@ describe('HTTP relay lane for tools/call', () => {
       expect(response.headers.get('mcp-session-id')).toBe(session.sessionId);
       expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', id: `quick-${n}`, result: { content: [{ type: 'text', text: `ok: q${n}` }] } });
     }
-    // Each call is answered in well under 20 ms on an idle machine; a loaded one may push a few past it.
     expect(kinds).toContain('application/json');
+    expect(kinds.every((kind) => kind === 'application/json' || kind === 'text/event-stream')).toBe(true);
     await session.end();
   }, 60_000);
 
