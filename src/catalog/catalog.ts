@@ -148,7 +148,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
       let left = unlisted.length;
       for (const key of unlisted) {
         void this.ensure([key]).then(() => {
-          const entry = (kind === 'tools' ? this.toolTable : this.promptTable).resolve(name);
+          const entry = this.nameTable(kind).resolve(name);
           if (entry || --left === 0) resolve(entry);
         });
       }
@@ -167,7 +167,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     const cached = this.cachedServers();
     if (cached.length === 0) return undefined;
     await Promise.all(cached.map((key) => this.refresh(key)));
-    return (kind === 'tools' ? this.toolTable : this.promptTable).resolve(name);
+    return this.nameTable(kind).resolve(name);
   }
 
   /** Servers whose listing came from the cache (they have not been started for this catalog). */
@@ -350,6 +350,11 @@ export class Catalog extends EventEmitter<CatalogEvents> {
 
   get promptTable(): NameTable {
     return (this.promptNames ??= nameTableOf(this.ordered(), 'prompts', this.naming));
+  }
+
+  /** The exposed names of tools or prompts (a call names one of either kind). */
+  nameTable(kind: 'tools' | 'prompts'): NameTable {
+    return kind === 'tools' ? this.toolTable : this.promptTable;
   }
 
   /** Every tool under its exposed name; the original name goes into `title` when the tool has none. */

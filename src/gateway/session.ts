@@ -324,13 +324,12 @@ export class GatewaySession {
     }
     if (kind === 'tools' && this.isMetaView() && META_TOOL_NAMES.has(name)) return callMetaTool(this, name, request, params, ctx);
     const catalog = this.listedCatalog() ?? (await this.catalog());
-    const entry = (kind === 'tools' ? catalog.toolTable : catalog.promptTable).resolve(name) ?? (await catalog.resolveLate(kind, name));
+    const entry = catalog.nameTable(kind).resolve(name) ?? (await catalog.resolveLate(kind, name));
     const held = !entry && kind === 'tools' ? catalog.withheld(name) : undefined;
     if (held) return this.scope && !this.scope.allowsTool(held.server, held.tool, name) ? this.refused(`tool "${name}"`) : withheldResult(name, held);
     if (!entry) {
       const noun = kind === 'tools' ? 'tool' : 'prompt';
-      const table = kind === 'tools' ? catalog.toolTable : catalog.promptTable; // as it is after resolveLate
-      const suggestions = closeMatches(name, table.entries().map((e) => e.exposed));
+      const suggestions = closeMatches(name, catalog.nameTable(kind).entries().map((e) => e.exposed)); // as it is after resolveLate
       const hint = suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ` List ${kind} to see what is available.`;
       throw new ProtocolError(-32602, `Unknown ${noun}: "${name}".${hint}`, { name, suggestions });
     }

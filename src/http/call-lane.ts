@@ -27,7 +27,7 @@ const KEEP_ALIVE_MS = 15_000;
 const BEGIN_AFTER_MS = 20;
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
-/** One lane call's event stream on its POST's response. */
+/** One lane call's answer on its POST's response: an event stream once begun, else one JSON body. */
 class LaneStream {
   private started = false;
   private keepAlive: NodeJS.Timeout | undefined;
