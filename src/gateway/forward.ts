@@ -27,9 +27,11 @@ export interface ForwardingSession {
 /**
  * Sends one request to a server and returns its result untouched. The client's progress token is
  * replaced by the SDK's own downstream and mapped back on the way up; cancellation follows the
- * client's cancel; errors keep the server's code, message and data.
+ * client's cancel; errors keep the server's code, message and data. `onResult` gets the server's
+ * result as soon as it arrives, before this call's bookkeeping (a request without progress on the
+ * relay lane; see early-answer.ts).
  */
-export async function forwardRequest(session: ForwardingSession, connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string, record = true): Promise<Result> {
+export async function forwardRequest(session: ForwardingSession, connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string, record = true, onResult?: (result: Result) => void): Promise<Result> {
   const meta = params._meta as Params | undefined;
   const progressToken = meta?.progressToken;
   let forwarded = params;
@@ -63,6 +65,7 @@ export async function forwardRequest(session: ForwardingSession, connection: Con
       signal: cancel,
       onprogress,
       caller: session.id,
+      onResult,
       // No timeoutMs: the connection applies the server's own requestTimeoutMs, else the gateway's.
     });
     if (result.isError === true) outcome = 'tool_error';

@@ -7,6 +7,7 @@ import type { JSONRPCMessage, ServerContext } from '@modelcontextprotocol/server
 import type { GatewaySession } from './session.js';
 import { isRequestId, type RequestId } from './request-id.js';
 import { carryCancel } from './request-cancel.js';
+import { carryEarlyAnswer } from './early-answer.js';
 import { abortSignalOf, type CallCancel } from '../servers/call-cancel.js';
 
 type Params = Record<string, unknown>;
@@ -60,6 +61,8 @@ const NO_REQUEST_STATE = () => undefined;
  */
 export interface LaneCallSite {
   cancel: AbortSignal | CallCancel;
+  /** Answers the call at once with the server's result, where nothing after would change it (early-answer.ts). */
+  answer?: (result: Params) => void;
   sessionId?: string;
   http?: { req: Request };
 }
@@ -98,7 +101,9 @@ export async function runLaneCall(session: GatewaySession, call: LaneCall, site:
     notify: (notification: { method: string; params?: Params }) => server.notification(notification as never, { relatedRequestId: id }),
     send: relatedSend(server, id),
   };
-  const ctx = { sessionId: site.sessionId, mcpReq: carryCancel(mcpReq, cancel), http: site.http } as unknown as ServerContext;
+  carryCancel(mcpReq, cancel);
+  if (site.answer) carryEarlyAnswer(mcpReq, site.answer);
+  const ctx = { sessionId: site.sessionId, mcpReq, http: site.http } as unknown as ServerContext;
   try {
     const result = await server.fallbackRequestHandler!({ jsonrpc: '2.0', id, method: 'tools/call', params }, ctx);
     if (cancel.aborted) return undefined;

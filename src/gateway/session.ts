@@ -26,6 +26,7 @@ import type { ClientScope } from '../views/scope.js';
 import { CallGate, checkDepth, checkName } from './input-limits.js';
 import { isListedTool } from './listed-tool.js';
 import { scopeEntries } from './scope-filter.js';
+import { earlyAnswerFor } from './early-answer.js';
 import { answerManagement } from './management-endpoint.js';
 import { failureResult, retryWithFallback, suggestInError, withSuggestions } from './fallback-answer.js';
 import { withheldResult } from '../catalog/pinning.js';
@@ -214,10 +215,10 @@ export class GatewaySession {
    * down), attaches fallback suggestions: in the error's data for protocol errors, in
    * structuredContent (plus one text line) for isError results.
    */
-  async forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext, retrying = false): Promise<Result> {
+  async forwardTool(catalog: Catalog, entry: NamedEntry, exposed: string, request: JSONRPCRequest, params: Params, ctx: ServerContext, retrying = false, onResult?: (result: Result) => void): Promise<Result> {
     if (this.scope && !this.scope.allowsTool(entry.serverKey, entry.originalName, exposed)) return this.refused(`tool "${exposed}"`);
     try {
-      const result = await this.forward(this.connectionFor(entry.serverKey), request, params, ctx, exposed);
+      const result = await this.forward(this.connectionFor(entry.serverKey), request, params, ctx, exposed, true, onResult);
       if (result.isError !== true) {
         this.services.learning.noteCall(this.id, entry.serverKey, entry.originalName);
         return result;
@@ -315,7 +316,7 @@ export class GatewaySession {
         throw new ProtocolError(-32602, `Tool "${name}" is disabled on server "${this.view.server}" (enabledTools / disabledTools in its configuration).`, { name, disabled: true });
       }
       const record = kind !== 'tools' || (await isListedTool(await this.catalog(), this.view.server, name));
-      return this.forward(connection, request, params, ctx, name, record);
+      return this.forward(connection, request, params, ctx, name, record, kind === 'tools' ? this.earlyAnswer(ctx) : undefined);
     }
     if (kind === 'tools' && this.view.kind === 'toolset' && TOOLSET_TOOL_NAMES.has(name)) {
       const refusal = this.era === 'modern' ? legacySessionOnly(name) : undefined;
@@ -337,7 +338,7 @@ export class GatewaySession {
       const where = this.view.kind === 'fixed-toolset' ? `toolset "${this.view.name}"` : 'the equipped toolset';
       throw new ProtocolError(-32602, `Tool "${name}" is not in ${where}. List tools to see what is available, or equip a toolset that has it.`, { name });
     }
-    if (kind === 'tools') return await this.forwardTool(catalog, entry, name, request, { ...params, name: entry.originalName }, ctx);
+    if (kind === 'tools') return await this.forwardTool(catalog, entry, name, request, { ...params, name: entry.originalName }, ctx, false, this.earlyAnswer(ctx));
     if (this.scope && !this.scope.allowsServer(entry.serverKey)) throw new ProtocolError(-32602, this.scope.refusal(`prompt "${name}"`), { name, forbidden: true });
     return await this.forward(this.connectionFor(entry.serverKey), request, { ...params, name: entry.originalName }, ctx, name);
   }
@@ -365,8 +366,13 @@ export class GatewaySession {
    * Sends one request to a server and returns its result untouched (see forward.ts); for a
    * 2026-07-28 client, a server's refusal for a capability it did not declare is -32021.
    */
-  private forward(connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string, record = true): Promise<Result> {
-    if (this.era !== 'modern') return forwardRequest(this, connection, request, params, ctx, label, record);
+  /** A lane call's early answer (early-answer.ts), for the tool call this session forwards as the call's own answer. */
+  private earlyAnswer(ctx: ServerContext): ((result: Result) => void) | undefined {
+    return earlyAnswerFor(ctx, this.services.settings.limits.maxResultChars);
+  }
+
+  private forward(connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string, record = true, onResult?: (result: Result) => void): Promise<Result> {
+    if (this.era !== 'modern') return forwardRequest(this, connection, request, params, ctx, label, record, onResult);
     const capabilities = this.bridgedCapabilities();
     if (!BRIDGED_METHODS.has(request.method)) return forwardRequest(this, connection, request, params, ctx, label, record);
     return withMissingCapabilityError(capabilities ? forwardBridged(this, capabilities, connection, request, params, ctx, label, record) : forwardRequest(this, connection, request, params, ctx, label, record));

@@ -6,6 +6,9 @@
 // The request context and the answer are the SDK's shape (lane-call.ts, shared with the HTTP face's
 // lane). Anything else (other methods, `_meta` other than a progress token, a session not yet
 // initialized, a 2026-07-28 session) takes the SDK path.
+// A call whose server's result is its answer as it stands is answered the moment that result is
+// read (early-answer.ts): the write comes before the call's promise chain and bookkeeping, which
+// then run while the client reads its answer.
 // Each call's cancel is a CallCancel (servers/call-cancel.ts): the forwarding path listens to it
 // as it would to an AbortSignal, and no AbortController is made unless code asks for the context's
 // signal (a failed call's classification, the SDK's request path).
@@ -53,10 +56,17 @@ export class StdioFastCalls {
       if (this.running.get(call.id) === cancel) this.running.delete(call.id);
     };
     const unwritten = (error: Error) => this.log.debug({ id: call.id, err: error.message }, 'the answer to a call could not be written (the client has gone)');
-    runLaneCall(session, call, { cancel }).then(
+    let answered = false;
+    const answerNow = (result: Record<string, unknown>) => {
+      if (answered || cancel.aborted) return;
+      answered = true;
+      done();
+      this.write({ jsonrpc: '2.0', id: call.id, result } as JSONRPCMessage).catch(unwritten);
+    };
+    runLaneCall(session, call, { cancel, answer: answerNow }).then(
       (answer) => {
         done();
-        if (answer) this.write(answer).catch(unwritten);
+        if (answer && !answered) this.write(answer).catch(unwritten);
       },
       (error: Error) => {
         done();

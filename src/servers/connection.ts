@@ -216,7 +216,7 @@ export class Connection extends EventEmitter {
   private sendOn(client: Client, method: string, params: Record<string, unknown> | undefined, options: ForwardOptions): Promise<Record<string, unknown>> {
     const timeout = options.timeoutMs ?? this.config.requestTimeoutMs ?? this.options.requestTimeoutMs;
     const maxRequestMs = this.resilience.maxRequestMs;
-    if (!options.onprogress) return this.sender.sendPlain(client, method, params, options.signal, Math.min(timeout, maxRequestMs), options.caller);
+    if (!options.onprogress) return this.sender.sendPlain(client, method, params, options, Math.min(timeout, maxRequestMs));
     return this.sender.sendWithProgress(client, method, params, options as ForwardOptions & { onprogress: NonNullable<ForwardOptions['onprogress']> }, timeout, maxRequestMs);
   }
 

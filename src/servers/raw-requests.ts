@@ -5,6 +5,9 @@
 // listener of its own). What the SDK does that still matters is done here the same way: the
 // caller's abort and the timeout send notifications/cancelled downstream, a 2025-era
 // `resultType` is dropped from a result, and an error answer becomes the SDK's ProtocolError.
+// A request may also hand its result over the moment it arrives (onResult), so that whoever waits
+// for it can answer before the request's promise chain and bookkeeping run; never ahead of another
+// message of the same server read in the same turn, which the SDK forwards a few promise jobs later.
 import { ProtocolError, SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { CancelSignal } from './call-cancel.js';
 
@@ -23,6 +26,7 @@ export function isLaneId(id: unknown): id is number {
 }
 
 interface Pending {
+  onResult: ((result: Params) => void) | undefined;
   resolve(result: Params): void;
   reject(error: unknown): void;
 }
@@ -38,6 +42,11 @@ export class RawRequests {
   private readonly pending = new Map<number, Pending>();
   /** The transport the lane writes to (the latest connected one). */
   private transport: Transport | undefined;
+  /** A message other than a lane answer was delivered in this turn (cleared by the next microtask). */
+  private deliveredThisTurn = false;
+  private readonly endTurn = () => {
+    this.deliveredThisTurn = false;
+  };
 
   /** Wraps a connected transport's message handler: answers to the lane's ids stop here. */
   attach(transport: Transport): void {
@@ -50,9 +59,17 @@ export class RawRequests {
         if (waiting) {
           this.pending.delete(reply.id);
           if (reply.error) waiting.reject(ProtocolError.fromError(reply.error.code, reply.error.message, reply.error.data));
-          else waiting.resolve(withoutResultType(reply.result as Params));
+          else {
+            const result = withoutResultType(reply.result as Params);
+            if (waiting.onResult && !this.deliveredThisTurn) waiting.onResult(result);
+            waiting.resolve(result);
+          }
           return;
         }
+      }
+      if (!this.deliveredThisTurn) {
+        this.deliveredThisTurn = true;
+        queueMicrotask(this.endTurn);
       }
       deliver?.call(transport, message, extra);
     };
@@ -75,8 +92,10 @@ export class RawRequests {
   /**
    * Sends one request and resolves with the server's result. The signal and the timeout reject with
    * an SdkError RequestTimeout (as the SDK does) after telling the server the request is cancelled.
+   * `onResult` gets the result first, synchronously as it is read, unless another message of the
+   * server was read in the same turn (then only the promise has it, in order behind that message).
    */
-  send(method: string, params: Params | undefined, signal: CancelSignal | undefined, timeout: number): Promise<Params> {
+  send(method: string, params: Params | undefined, signal: CancelSignal | undefined, timeout: number, onResult?: (result: Params) => void): Promise<Params> {
     const transport = this.transport!;
     const id = ++counter;
     return new Promise<Params>((resolve, reject) => {
@@ -95,6 +114,7 @@ export class RawRequests {
       const onAbort = () => cancel(signal!.reason);
       const timer = setTimeout(() => cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })), timeout);
       this.pending.set(id, {
+        onResult,
         resolve: (result) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);

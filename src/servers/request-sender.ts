@@ -23,6 +23,12 @@ export interface SendOptions {
   onprogress?: (progress: Params) => void;
   /** Who the request is for (a client session's id): log messages that arrive while it runs name it (log-callers.ts). */
   caller?: string;
+  /**
+   * Called with the server's result the moment it comes off the wire, before the request's promise
+   * settles and its bookkeeping runs (raw-requests.ts). Only on the relay lane, only for a request
+   * without progress; elsewhere the promise alone carries the result.
+   */
+  onResult?: (result: Params) => void;
 }
 
 /** What an answer or a failure means to the connection that sent it; built once per connection. */
@@ -60,12 +66,13 @@ export class RequestSender {
    * The hot path (no progress to follow): on a 2025-era server the relay lane (raw-requests.ts),
    * else the SDK's own timer and the caller's signal (see docs/decisions/0004-hot-path.md).
    */
-  async sendPlain(client: Client, method: string, params: Params | undefined, signal: CancelSignal | undefined, timeout: number, caller: string | undefined): Promise<Params> {
+  async sendPlain(client: Client, method: string, params: Params | undefined, options: SendOptions, timeout: number): Promise<Params> {
+    const { signal, caller } = options;
     this.inflight++;
     this.logCallers.begin(caller);
     try {
       const result = this.raw.usable(client.transport)
-        ? await this.raw.send(method, params, signal, timeout)
+        ? await this.raw.send(method, params, signal, timeout, options.onResult)
         : await client.request({ method: method as 'ping', params }, ANY_RESULT, { ...(signal && { signal: abortSignalOf(signal) }), timeout });
       this.outcomes.answered();
       return result;
