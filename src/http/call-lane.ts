@@ -9,6 +9,8 @@
 // went from 802 to 1,199 (docs/performance.md). Skipped per call: the SDK transport's web streams and
 // schema run over the envelope, and the SDK server's dispatch. A client's notifications/cancelled for
 // a lane call aborts it and ends its stream; a session that closes ends every lane call's stream.
+// A call whose server's result is its answer as it stands is answered as soon as that result is
+// read, before the call's bookkeeping (gateway/early-answer.ts).
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import type { GatewaySession } from '../gateway/session.js';
@@ -145,7 +147,13 @@ export class HttpCallLane {
   run(call: LaneCall, response: ServerResponse, sessionId: string, request: Request, release: () => void): void {
     const stream = new LaneStream(response, sessionId);
     this.running.set(call.id, stream);
-    runLaneCall(this.session, call, { cancel: stream.cancel, sessionId, http: { req: request } })
+    // Answered the moment the server's result is read where nothing after would change it
+    // (gateway/early-answer.ts); the answer that follows the call's bookkeeping then finds the
+    // response ended and writes nothing.
+    const answerNow = (result: Record<string, unknown>) => {
+      if (!stream.cancel.aborted) stream.answer({ jsonrpc: '2.0', id: call.id, result } as JSONRPCMessage);
+    };
+    runLaneCall(this.session, call, { cancel: stream.cancel, sessionId, http: { req: request }, answer: answerNow })
       .then((answer) => {
         if (answer) stream.answer(answer);
         else stream.end();
