@@ -9,14 +9,15 @@
 //
 //   node bench/ab-stdio.mjs [--baseline DIR] [--variants direct,default,logdebug,logwarn,journal-write,norecord,optimize-for-size,semi1,semi4,semi8,pipe-relay,json-relay,baseline,hypertool,1mcp] [--rounds N] [--calls N] [--warmup N] [--peers DIR]
 //
-// hypertool and 1mcp are the peer gateways of ../shared/bench-peers, built with its build.sh into DIR
+// hypertool and 1mcp are the stdio peer gateways (lib/stdio-peers.mjs), built from source into DIR
 // (--peers, default $SWITCHBOARD_BENCH_PEERS): never installed by this project.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { builtMain } from './lib/built-cli.mjs';
 import { ROOT_DIR, rootImport } from './lib/root-modules.mjs';
+import { STDIO_PEERS, stdioPeersDir } from './lib/stdio-peers.mjs';
 
 const { Client } = await rootImport('@modelcontextprotocol/client');
 const { StdioClientTransport } = await rootImport('@modelcontextprotocol/client', './stdio');
@@ -24,7 +25,7 @@ const { z } = await rootImport('zod');
 const ANY = z.any();
 
 const { values } = parseArgs({ options: { variants: { type: 'string' }, rounds: { type: 'string' }, calls: { type: 'string' }, warmup: { type: 'string' }, peers: { type: 'string' }, baseline: { type: 'string' } } });
-const PEERS = values.peers ?? process.env.SWITCHBOARD_BENCH_PEERS;
+const PEERS = stdioPeersDir(values.peers);
 const ROUNDS = Number(values.rounds ?? 12);
 const CALLS = Number(values.calls ?? 300);
 const WARMUP = Number(values.warmup ?? 4000);
@@ -62,35 +63,18 @@ const KNOWN = {
     if (!values.baseline) throw new Error('the baseline variant needs --baseline DIR (a built checkout: DIR/dist/bundle/main.js, or DIR/dist/cli/main.js before the bundle)');
     return { args: gatewayArgs('baseline').map((a) => (a === MAIN ? builtMain(values.baseline) : a)), tool: 'echo_echo' };
   },
-  hypertool: () => hypertoolSpec(),
-  '1mcp': () => oneMcpSpec(),
+  hypertool: () => peerSpec('hypertool'),
+  '1mcp': () => peerSpec('1mcp'),
 };
 
-/** @param {string} file */
-function peerEntry(file) {
-  if (!PEERS) throw new Error('the hypertool and 1mcp variants need --peers DIR (built by ../shared/bench-peers/build.sh DIR)');
-  return path.join(PEERS, file);
-}
-/** A scratch HOME for a peer, so nothing touches the user's own state. @param {string} name */
-function peerHome(name) {
-  const home = path.join(tmp, `${name}-home`);
-  return { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local/share'), XDG_CACHE_HOME: path.join(home, '.cache'), PATH: process.env.PATH ?? '' };
-}
-/** hypertool serves tools only from an equipped toolset (bench-peers/README.md says how it was run). */
-function hypertoolSpec() {
-  const env = peerHome('hypertool');
-  const state = path.join(env.HOME, '.toolprint/hypertool-mcp');
-  mkdirSync(state, { recursive: true });
-  writeFileSync(path.join(state, 'config.json'), JSON.stringify({ toolsets: { bench: { name: 'bench', version: '1.0.0', createdAt: '2026-01-01T00:00:00.000Z', tools: [{ namespacedName: 'echo.echo' }] } }, version: '1.0.0', lastEquippedToolset: 'bench' }));
-  const config = path.join(tmp, 'hypertool.mcp.json');
-  writeFileSync(config, JSON.stringify({ mcpServers: { echo: { type: 'stdio', command: process.execPath, args: ECHO } } }));
-  return { args: [peerEntry('hypertool/dist/bin.js'), 'mcp', 'run', '--mcp-config', config, '--equip-toolset', 'bench'], env, tool: '' };
-}
-function oneMcpSpec() {
-  const env = peerHome('1mcp');
-  const config = path.join(tmp, '1mcp.mcp.json');
-  writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: ECHO } } }));
-  return { args: [peerEntry('1mcp/build/index.js'), 'serve', '--transport', 'stdio', '--config', config, '--config-dir', path.join(tmp, '1mcp-config')], env, tool: '' };
+/** A stdio peer (lib/stdio-peers.mjs) in front of the echo server. @param {string} id */
+function peerSpec(id) {
+  const peer = /** @type {import('./lib/stdio-peers.mjs').StdioPeer} */ (STDIO_PEERS.find((p) => p.id === id));
+  if (!PEERS) throw new Error(`the ${id} variant needs --peers DIR (the peers built from source into DIR: bench/README.md)`);
+  const why = peer.unavailable(PEERS);
+  if (why) throw new Error(why);
+  const launched = peer.launch(PEERS, tmp, { command: process.execPath, args: ECHO });
+  return { args: launched.args, env: { ...launched.env, PATH: process.env.PATH ?? '' }, tool: '' };
 }
 const names = (values.variants ?? 'direct,default,logdebug').split(',');
 for (const name of names) if (!KNOWN[name]) throw new Error(`unknown variant ${name}; known: ${Object.keys(KNOWN).join(', ')}`);

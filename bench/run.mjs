@@ -2,7 +2,7 @@
 // @ts-check
 // Switchboard's benchmark harness (`npm run bench`). See bench/README.md.
 //
-//   npm run bench [-- --quick] [--json <path>] [--rounds N] [--targets a,b,...] [--no-build]
+//   npm run bench [-- --quick] [--json <path>] [--rounds N] [--targets a,b,...] [--peers DIR] [--no-build]
 //   npm run bench -- --gateway-rss     the gateway's own RSS (children excluded), stdio and HTTP face
 //   npm run bench -- --profile         CPU profile of the gateway under the sequential workload
 //   npm run bench -- --startup         20 servers: time to the first tools/list (cold, warm cache), RSS
@@ -28,6 +28,8 @@ const USAGE = `usage: npm run bench -- [options]
   --quick                 one short round (under 3 minutes on 2 cores)
   --rounds N              rounds (default 3, or 1 with --quick)
   --targets a,b           only these targets (their direct baselines are added)
+  --peers DIR             where hypertool-mcp and the 1mcp agent were built from source (default
+                          $SWITCHBOARD_BENCH_PEERS): adds them as stdio targets
   --json PATH             also write the results as JSON
   --gateway-log-level L   Switchboard's log level in the measured runs (default info, the product's default)
   --no-build              do not rebuild dist/ even if src/ is newer
@@ -55,6 +57,7 @@ function parse() {
         quick: { type: 'boolean' },
         rounds: { type: 'string' },
         targets: { type: 'string' },
+        peers: { type: 'string' },
         json: { type: 'string' },
         'gateway-log-level': { type: 'string' },
         'no-build': { type: 'boolean' },
@@ -209,6 +212,8 @@ async function main() {
       return;
     }
     ensurePeers();
+    // The stdio peers' targets read the folder from the environment (lib/stdio-peers.mjs).
+    if (options.peers) process.env.SWITCHBOARD_BENCH_PEERS = path.resolve(options.peers);
     const { runBench } = await import('./lib/bench.mjs');
     const quick = options.quick === true;
     const rounds = options.rounds !== undefined ? Number(options.rounds) : quick ? 1 : 3;

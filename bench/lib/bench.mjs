@@ -7,6 +7,7 @@ import { installedVersion } from './root-modules.mjs';
 import { CLIENT_SDK_VERSION } from './client.mjs';
 import { median, round } from './stats.mjs';
 import { TARGETS } from './targets.mjs';
+import { stdioPeersDir } from './stdio-peers.mjs';
 
 /** @type {Record<'quick' | 'full', import('./measure.mjs').Plan>} */
 export const PLANS = {
@@ -68,7 +69,7 @@ export async function runBench({ quick, rounds, only, tmp, gatewayLogLevel, gate
     const unknown = only.filter((id) => !byId.has(id));
     if (unknown.length) throw new Error(`unknown target(s): ${unknown.join(', ')}; known: ${[...byId.keys()].join(', ')}`);
   }
-  const ctx = { tmp, gatewayLogLevel, gatewayMain: gateway?.main };
+  const ctx = { tmp, gatewayLogLevel, gatewayMain: gateway?.main, stdioPeersDir: stdioPeersDir(undefined) };
   const selected = TARGETS.filter((t) => (only ? only.includes(t.id) : !(quick && t.fullOnly)));
   /** @type {Set<string>} */
   const baselineIds = new Set(selected.map((t) => t.baseline));

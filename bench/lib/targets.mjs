@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR, installedVersion } from './root-modules.mjs';
 import { freePort, startServer } from './procs.mjs';
+import { STDIO_PEERS, stdioPeersDir } from './stdio-peers.mjs';
 
 export const BENCH_DIR = path.join(ROOT_DIR, 'bench');
 export const ECHO_SERVER = path.join(BENCH_DIR, 'echo-server.mjs');
@@ -34,6 +35,7 @@ const NODE = process.execPath;
  * @property {string} tmp a scratch folder owned by this run
  * @property {string} gatewayLogLevel
  * @property {string | undefined} gatewayMain the run's copy of dist/bundle/main.js (undefined: not built)
+ * @property {string | undefined} stdioPeersDir where hypertool-mcp and the 1mcp agent were built (--peers, $SWITCHBOARD_BENCH_PEERS)
  */
 
 /** @param {Context} ctx */
@@ -341,4 +343,24 @@ export const TARGETS = [
         ctx,
       ),
   },
+  // The stdio peers (lib/stdio-peers.mjs): built from source, never installed by this project.
+  ...STDIO_PEERS.map((peer) => {
+    const dir = stdioPeersDir(undefined);
+    const version = dir ? peer.version(dir) : undefined;
+    return /** @type {Target} */ ({
+      id: `${peer.id}-stdio`,
+      label: `${peer.name} ${version ?? ''}`.trim(),
+      face: 'stdio',
+      downstream: 'stdio',
+      baseline: 'direct-stdio',
+      group: 'peer',
+      version,
+      unavailable: (ctx) => (ctx.stdioPeersDir ? peer.unavailable(ctx.stdioPeersDir) : 'not built here: pass --peers DIR (or set SWITCHBOARD_BENCH_PEERS) with the peers built from source into DIR (bench/README.md)'),
+      start: async (ctx) => {
+        const launched = peer.launch(/** @type {string} */ (ctx.stdioPeersDir), ctx.tmp, ECHO_STDIO);
+        const preload = `--require ${JSON.stringify(GUARD)}`;
+        return stdioDeployment({ kind: 'stdio', command: NODE, args: launched.args, env: { ...launched.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' ') } });
+      },
+    });
+  }),
 ];
