@@ -79,11 +79,16 @@ function peerSpec(id) {
 const names = (values.variants ?? 'direct,default,logdebug').split(',');
 for (const name of names) if (!KNOWN[name]) throw new Error(`unknown variant ${name}; known: ${Object.keys(KNOWN).join(', ')}`);
 
-/** CPU ms (user + system) of one process. @param {number} pid */
-function cpuMs(pid) {
+/** CPU ms of one process: user and system (the kernel's share: pipes, wake-ups). @param {number} pid */
+function cpuSplitMs(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  return { user: (Number(fields[11]) * 1000) / 100, system: (Number(fields[12]) * 1000) / 100 };
+}
+/** CPU ms (user + system) of one process. @param {number} pid */
+function cpuMs(pid) {
+  const { user, system } = cpuSplitMs(pid);
+  return user + system;
 }
 /** @param {number[]} xs */
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -96,7 +101,7 @@ for (const name of names) {
   await client.connect(transport);
   // A peer's name for the echo tool is whatever it lists (each namespaces differently).
   const tool = spec.tool || (await listedEchoTool(client, name));
-  variants.push({ name, client, pid: /** @type {number} */ (transport.pid), tool, wall: /** @type {number[]} */ ([]), cpu: /** @type {number[]} */ ([]), latencies: /** @type {number[]} */ ([]), cpuTotalMs: 0, rss: 0 });
+  variants.push({ name, client, pid: /** @type {number} */ (transport.pid), tool, wall: /** @type {number[]} */ ([]), cpu: /** @type {number[]} */ ([]), latencies: /** @type {number[]} */ ([]), cpuTotalMs: 0, systemTotalMs: 0, rss: 0 });
 }
 /** @param {any} client @param {string} name */
 async function listedEchoTool(client, name) {
@@ -123,12 +128,15 @@ for (let round = 0; round < ROUNDS; round++) {
   const order = variants.map((_, i) => variants[(i + round) % variants.length]);
   if (round % 2) order.reverse();
   for (const v of order) {
-    const cpu0 = cpuMs(v.pid);
+    const cpu0 = cpuSplitMs(v.pid);
     const t0 = performance.now();
     await calls(v, CALLS, v.latencies);
     v.wall.push(((performance.now() - t0) * 1000) / CALLS);
-    v.cpu.push(((cpuMs(v.pid) - cpu0) * 1000) / CALLS);
-    v.cpuTotalMs += cpuMs(v.pid) - cpu0;
+    const cpu1 = cpuSplitMs(v.pid);
+    const spent = cpu1.user + cpu1.system - (cpu0.user + cpu0.system);
+    v.cpu.push((spent * 1000) / CALLS);
+    v.cpuTotalMs += spent;
+    v.systemTotalMs += cpu1.system - cpu0.system;
   }
 }
 for (const v of variants) {
@@ -141,14 +149,14 @@ rmSync(tmp, { recursive: true, force: true });
 const direct = variants.find((v) => v.name === 'direct');
 const lines = [
   `A/B stdio, ${ROUNDS} rounds x ${CALLS} sequential calls per variant after ${WARMUP} warm-up calls; Node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`,
-  '| variant | wall µs/call (median of blocks) | × direct | p50 µs of every call | p50 × direct | CPU µs/call of the spawned process (median of blocks) | CPU µs/call (all blocks) | RSS MB after |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  '| variant | wall µs/call (median of blocks) | × direct | p50 µs of every call | p50 × direct | CPU µs/call of the spawned process (median of blocks) | CPU µs/call (all blocks) | of which system | RSS MB after |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...variants.map((v) => {
     const ratio = (/** @type {number} */ a, /** @type {number} */ b) => (direct ? (a / b).toFixed(2) + '×' : '-');
     const p50 = median(v.latencies);
-    return `| ${v.name} | ${median(v.wall).toFixed(0)} | ${ratio(median(v.wall), median(direct?.wall ?? [1]))} | ${p50.toFixed(0)} | ${ratio(p50, median(direct?.latencies ?? [1]))} | ${median(v.cpu).toFixed(0)} | ${((v.cpuTotalMs * 1000) / (ROUNDS * CALLS)).toFixed(0)} | ${v.rss.toFixed(0)} |`;
+    return `| ${v.name} | ${median(v.wall).toFixed(0)} | ${ratio(median(v.wall), median(direct?.wall ?? [1]))} | ${p50.toFixed(0)} | ${ratio(p50, median(direct?.latencies ?? [1]))} | ${median(v.cpu).toFixed(0)} | ${((v.cpuTotalMs * 1000) / (ROUNDS * CALLS)).toFixed(0)} | ${((v.systemTotalMs * 1000) / (ROUNDS * CALLS)).toFixed(0)} | ${v.rss.toFixed(0)} |`;
   }),
   '',
-  'wall: each block of sequential calls timed whole (stalls such as GC and the journal\'s once-a-second insert included); p50: the median of every measured call\'s own time. CPU (all blocks): user + system time of the spawned process over every measured call (10 ms clock ticks, so finer than one block\'s).',
+  'wall: each block of sequential calls timed whole (stalls such as GC and the journal\'s once-a-second insert included); p50: the median of every measured call\'s own time. CPU (all blocks): user + system time of the spawned process over every measured call (10 ms clock ticks, so finer than one block\'s); of which system: the kernel\'s share of it (pipe reads and writes, wake-ups).',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
