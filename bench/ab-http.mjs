@@ -11,14 +11,14 @@
 //   node bench/ab-http.mjs [--variants direct,default,nocap,semi4,semi8,baseline] [--baseline DIR] [--rounds N] [--calls N] [--warmup N] [--seconds S] [--sessions N]
 //
 // `baseline` is another build of Switchboard (a built checkout: DIR/dist/bundle/main.js, or DIR/dist/cli/main.js before the bundle).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { builtMain } from './lib/built-cli.mjs';
 import { ROOT_DIR } from './lib/root-modules.mjs';
 import { openSession } from './lib/client.mjs';
-import { freePort, killAllStarted, startServer, statusKb } from './lib/procs.mjs';
+import { freePort, killAllStarted, processCpuMs, startServer, statusKb } from './lib/procs.mjs';
 import { loadAverage, machineInfo } from './lib/report.mjs';
 
 const { values } = parseArgs({
@@ -78,9 +78,8 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
 
 /** CPU ms (user + system) of one process. @param {number} pid */
 function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  const { user, system } = processCpuMs(pid);
+  return user + system;
 }
 /** @param {number[]} xs */
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

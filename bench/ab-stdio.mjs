@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { builtMain } from './lib/built-cli.mjs';
+import { processCpuMs } from './lib/procs.mjs';
 import { ROOT_DIR, rootImport } from './lib/root-modules.mjs';
 import { STDIO_PEERS, stdioPeersDir } from './lib/stdio-peers.mjs';
 
@@ -79,17 +80,6 @@ function peerSpec(id) {
 const names = (values.variants ?? 'direct,default,logdebug').split(',');
 for (const name of names) if (!KNOWN[name]) throw new Error(`unknown variant ${name}; known: ${Object.keys(KNOWN).join(', ')}`);
 
-/** CPU ms of one process: user and system (the kernel's share: pipes, wake-ups). @param {number} pid */
-function cpuSplitMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: (Number(fields[11]) * 1000) / 100, system: (Number(fields[12]) * 1000) / 100 };
-}
-/** CPU ms (user + system) of one process. @param {number} pid */
-function cpuMs(pid) {
-  const { user, system } = cpuSplitMs(pid);
-  return user + system;
-}
 /** @param {number[]} xs */
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -128,11 +118,11 @@ for (let round = 0; round < ROUNDS; round++) {
   const order = variants.map((_, i) => variants[(i + round) % variants.length]);
   if (round % 2) order.reverse();
   for (const v of order) {
-    const cpu0 = cpuSplitMs(v.pid);
+    const cpu0 = processCpuMs(v.pid);
     const t0 = performance.now();
     await calls(v, CALLS, v.latencies);
     v.wall.push(((performance.now() - t0) * 1000) / CALLS);
-    const cpu1 = cpuSplitMs(v.pid);
+    const cpu1 = processCpuMs(v.pid);
     const spent = cpu1.user + cpu1.system - (cpu0.user + cpu0.system);
     v.cpu.push((spent * 1000) / CALLS);
     v.cpuTotalMs += spent;

@@ -53,6 +53,21 @@ export function alive(pid) {
   }
 }
 
+/** Linux clock ticks per second (USER_HZ): the unit of the CPU times in /proc/<pid>/stat. */
+const CLOCK_TICKS_PER_S = 100;
+
+/**
+ * CPU ms of one process alone (all its threads, children excluded), clock-tick resolution: user
+ * time and system time (the kernel's share: pipe reads and writes, wake-ups). Throws when the
+ * process is gone.
+ * @param {number} pid
+ */
+export function processCpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3 (state)
+  return { user: (Number(fields[11]) * 1000) / CLOCK_TICKS_PER_S, system: (Number(fields[12]) * 1000) / CLOCK_TICKS_PER_S };
+}
+
 /** @param {number} pid @returns {number[]} direct children (those forked by the main thread) */
 function childrenOf(pid) {
   try {
@@ -97,7 +112,6 @@ export function statusKb(pid, field) {
   }
 }
 
-const CLOCK_TICKS_PER_S = 100;
 
 /**
  * CPU time (ms) used so far by the trees under `roots`: user + system of every live process, plus

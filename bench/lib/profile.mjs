@@ -8,7 +8,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { analyzeProfile } from './cpuprofile.mjs';
 import { openSession } from './client.mjs';
-import { freePort, startServer, statusKb, treeCpuMs } from './procs.mjs';
+import { freePort, processCpuMs, startServer, statusKb, treeCpuMs } from './procs.mjs';
 import { machineInfo, loadAverage } from './report.mjs';
 import { BENCH_DIR, ECHO_SERVER } from './targets.mjs';
 
@@ -93,9 +93,8 @@ async function profileFace(face, { tmp, gateway, progress, calls }) {
 /** CPU ms of one process alone (user + system). @param {number} pid */
 function ownCpuMs(pid) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    const { user, system } = processCpuMs(pid);
+    return user + system;
   } catch {
     return 0;
   }

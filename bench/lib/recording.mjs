@@ -23,10 +23,10 @@ import { openSession } from './client.mjs';
 import { machineInfo, loadAverage, gitRevision } from './report.mjs';
 import { bootstrapMedianCi, quantile, round } from './stats.mjs';
 import { ECHO_SERVER } from './targets.mjs';
+import { processCpuMs } from './procs.mjs';
 
 const NODE = process.execPath;
 const ECHO_ARGS = { message: 'hello' };
-const CLOCK_TICKS_PER_S = 100;
 
 /**
  * @typedef {object} RecordingOptions
@@ -65,9 +65,8 @@ function schedstatNs(pid) {
 
 /** utime + stime of `pid` (all threads) in ms, clock-tick resolution. @param {number} pid */
 function statCpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  const { user, system } = processCpuMs(pid);
+  return user + system;
 }
 
 /** @param {number} pid */

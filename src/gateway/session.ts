@@ -362,15 +362,15 @@ export class GatewaySession {
     return this.forward(this.connectionFor(target.server), request, target.params, ctx);
   }
 
-  /**
-   * Sends one request to a server and returns its result untouched (see forward.ts); for a
-   * 2026-07-28 client, a server's refusal for a capability it did not declare is -32021.
-   */
   /** A lane call's early answer (early-answer.ts), for the tool call this session forwards as the call's own answer. */
   private earlyAnswer(ctx: ServerContext): ((result: Result) => void) | undefined {
     return earlyAnswerFor(ctx, this.services.settings.limits.maxResultChars);
   }
 
+  /**
+   * Sends one request to a server and returns its result untouched (see forward.ts); for a
+   * 2026-07-28 client, a server's refusal for a capability it did not declare is -32021.
+   */
   private forward(connection: Connection, request: JSONRPCRequest, params: Params, ctx: ServerContext, label?: string, record = true, onResult?: (result: Result) => void): Promise<Result> {
     if (this.era !== 'modern') return forwardRequest(this, connection, request, params, ctx, label, record, onResult);
     const capabilities = this.bridgedCapabilities();
