@@ -100,6 +100,7 @@ export async function measure(target, deployment, plan, progress) {
     list_first_ms: null,
     list_ms: null,
     seq: { n: 0, p50_ms: null, p90_ms: null, p99_ms: null },
+    seq_warmup_calls: 0,
     throughput: [],
     seq_cpu_us_per_call: null,
     payload64k_ms: null,
@@ -173,7 +174,9 @@ export async function measure(target, deployment, plan, progress) {
 
     await phase('seq', async () => {
       const warmUntil = performance.now() + plan.seqWarmMs;
-      for (let i = 0; i < plan.seqWarmup && performance.now() < warmUntil; i++) await primary.call(echoTool, ECHO_ARGS);
+      let warm = 0;
+      for (; warm < plan.seqWarmup && performance.now() < warmUntil; warm++) await primary.call(echoTool, ECHO_ARGS);
+      result.seq_warmup_calls = warm;
       const samples = new Float64Array(plan.seqCalls);
       const cpuRoots = primary.pid ? [primary.pid] : deployment.roots;
       const cpuBefore = treeCpuMs(cpuRoots);
@@ -188,7 +191,7 @@ export async function measure(target, deployment, plan, progress) {
       // Negative when processes left the tree unreaped (supergateway's per-request children): unknown.
       const cpuMs = treeCpuMs(cpuRoots) - cpuBefore;
       result.seq_cpu_us_per_call = n > 0 && cpuMs >= 0 ? round((cpuMs * 1000) / n, 0) : null;
-      progress(`seq ${n} calls: p50 ${result.seq.p50_ms} ms, p99 ${result.seq.p99_ms} ms, target CPU ${result.seq_cpu_us_per_call} µs/call`);
+      progress(`seq ${n} calls after ${warm} warm-up calls: p50 ${result.seq.p50_ms} ms, p99 ${result.seq.p99_ms} ms, target CPU ${result.seq_cpu_us_per_call} µs/call`);
     });
 
     await phase('payload', async () => {

@@ -57,15 +57,16 @@ export function alive(pid) {
 const CLOCK_TICKS_PER_S = 100;
 
 /**
- * CPU ms of one process alone (all its threads, children excluded), clock-tick resolution: user
- * time and system time (the kernel's share: pipe reads and writes, wake-ups). Throws when the
- * process is gone.
+ * CPU ms of one process (all its threads), clock-tick resolution: user time and system time (the
+ * kernel's share: pipe reads and writes, wake-ups), and what it has collected from children that
+ * already exited (`reaped`: their cutime + cstime). Throws when the process is gone.
  * @param {number} pid
  */
 export function processCpuMs(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3 (state)
-  return { user: (Number(fields[11]) * 1000) / CLOCK_TICKS_PER_S, system: (Number(fields[12]) * 1000) / CLOCK_TICKS_PER_S };
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3 (state); utime..cstime are fields 14..17
+  const ms = (/** @type {number} */ at) => (Number(fields[at]) * 1000) / CLOCK_TICKS_PER_S;
+  return { user: ms(11), system: ms(12), reaped: ms(13) + ms(14) };
 }
 
 /** @param {number} pid @returns {number[]} direct children (those forked by the main thread) */
@@ -112,27 +113,24 @@ export function statusKb(pid, field) {
   }
 }
 
-
 /**
  * CPU time (ms) used so far by the trees under `roots`: user + system of every live process, plus
  * what each has collected from children that already exited (cutime + cstime).
  * @param {Iterable<number>} roots
  */
 export function treeCpuMs(roots) {
-  let ticks = 0;
+  let ms = 0;
   for (const root of roots) {
     for (const pid of treePids(root)) {
       try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        // fields[0] is field 3 (state); utime..cstime are fields 14..17
-        ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+        const cpu = processCpuMs(pid);
+        ms += cpu.user + cpu.system + cpu.reaped;
       } catch {
         // exited between listing and reading
       }
     }
   }
-  return (ticks * 1000) / CLOCK_TICKS_PER_S;
+  return ms;
 }
 
 /** @param {number} pid */

@@ -13,7 +13,7 @@ import { forwardRequest } from './forward.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { closeMatches, type NamedEntry } from '../catalog/naming.js';
 import { selectTools } from '../catalog/repair.js';
-import { TOOLSET_TOOL_NAMES, callToolsetTool, type EquippedToolset, type ToolsetToolContext } from './toolset-tools.js';
+import { SessionToolset, TOOLSET_TOOL_NAMES, callToolsetTool, defaultToolset, type ToolsetToolContext } from './toolset-tools.js';
 import type { View } from './view.js';
 import type { LocalToolContext, SessionServices } from './ports.js';
 import { META_TOOL_NAMES } from '../views/meta-tools.js';
@@ -65,8 +65,8 @@ export class GatewaySession {
   /** Requests of this session now running on each connection (newest last): reverse requests go to them. */
   readonly inflight = new Map<Connection, ServerContext[]>();
   private cachedProfile: CapabilityProfile | undefined;
-  /** The toolset this session equipped itself (name undefined: unequipped); unset: it follows the gateway's default. */
-  private ownToolset: { name: string | undefined } | undefined;
+  /** The toolset this session equipped itself, or the gateway's default until it does. */
+  private readonly toolset: SessionToolset;
   /** The authenticated HTTP client's scope (undefined: unrestricted); listings are filtered and calls checked by it. */
   scope: ClientScope | undefined;
   /** tools/call requests now running (bounded by limits.concurrentCallsPerSession; results bounded too). */
@@ -83,6 +83,7 @@ export class GatewaySession {
     options: SessionOptions,
   ) {
     this.local = services.local;
+    this.toolset = new SessionToolset(this.local.toolsets, () => this.services.lifecycle.sessionToolsChanged(this));
     this.id = options.id ?? randomUUID();
     this.view = options.view;
     this.era = options.era ?? 'legacy';
@@ -253,12 +254,12 @@ export class GatewaySession {
 
   /** The toolset this session sees in toolset mode: its own choice, else the gateway's default. */
   equippedToolset(): string | undefined {
-    return this.ownToolset ? this.ownToolset.name : this.local.toolsets?.active();
+    return this.toolset.current();
   }
 
   /** True while this session has not equipped or unequipped a toolset itself. */
   get followsDefaultToolset(): boolean {
-    return this.ownToolset === undefined;
+    return this.toolset.followsDefault;
   }
 
   /** A tool call outside the client's scope: a tool error the model can read, nothing forwarded. */
@@ -271,23 +272,7 @@ export class GatewaySession {
     const toolsets = this.local.toolsets;
     if (!toolsets) throw new ProtocolError(-32603, 'Toolsets need the store, and this gateway runs without one.');
     // The management endpoint changes the gateway's default (persisted); any other session only itself.
-    const equipped: EquippedToolset =
-      this.view.kind === 'management'
-        ? { current: () => toolsets.active(), equip: async (name) => void (await toolsets.equip(name)), unequip: () => toolsets.unequip() }
-        : {
-            current: () => this.equippedToolset(),
-            equip: async (name) => {
-              if (!toolsets.get(name)) throw new Error(`No toolset named "${name}". Saved toolsets: ${toolsets.list().map((t) => t.name).join(', ') || 'none'}.`);
-              this.ownToolset = { name };
-              this.services.lifecycle.sessionToolsChanged(this);
-            },
-            unequip: async () => {
-              const previous = this.equippedToolset();
-              this.ownToolset = { name: undefined };
-              if (previous !== undefined) this.services.lifecycle.sessionToolsChanged(this);
-              return previous;
-            },
-          };
+    const equipped = this.view.kind === 'management' ? defaultToolset(toolsets) : this.toolset.equipped(toolsets);
     return { toolsets, equipped, catalog: () => this.catalog(), serverKeys: () => this.services.servers.keys() };
   }
 

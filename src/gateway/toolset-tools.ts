@@ -2,7 +2,8 @@
 // unequip-toolset, get-active-toolset, list-toolsets, delete-toolset): always visible in toolset
 // mode and on the management endpoint. Arguments are validated with zod; results are JSON text
 // plus structuredContent. Saved toolsets are shared; which one is equipped belongs to whoever calls
-// (one session in toolset mode, the gateway's default on the management endpoint): see `equipped`.
+// (one session in toolset mode, the gateway's default on the management endpoint): see `equipped`,
+// SessionToolset (a session's own choice) and defaultToolset.
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.js';
@@ -30,11 +31,54 @@ export interface ToolsetToolContext {
   serverKeys(): string[];
 }
 
+/**
+ * A session's own toolset choice: until it equips or unequips one itself it follows the gateway's
+ * default; after that, only its own (a name, or none). `changed` tells its client its tools changed.
+ */
+export class SessionToolset {
+  private own: { name: string | undefined } | undefined;
+
+  constructor(
+    private readonly toolsets: ToolsetService | undefined,
+    private readonly changed: () => void,
+  ) {}
+
+  /** True while the session has not equipped or unequipped a toolset itself. */
+  get followsDefault(): boolean {
+    return this.own === undefined;
+  }
+
+  /** The toolset the session sees: its own choice, else the gateway's default. */
+  current(): string | undefined {
+    return this.own ? this.own.name : this.toolsets?.active();
+  }
+
+  /** What equip-toolset and unequip-toolset change for this session: never the gateway's default. */
+  equipped(toolsets: ToolsetService): EquippedToolset {
+    return {
+      current: () => this.current(),
+      equip: async (name) => {
+        if (!toolsets.get(name)) throw new Error(`No toolset named "${name}". Saved toolsets: ${toolsets.list().map((t) => t.name).join(', ') || 'none'}.`);
+        this.own = { name };
+        this.changed();
+      },
+      unequip: async () => {
+        const previous = this.current();
+        this.own = { name: undefined };
+        if (previous !== undefined) this.changed();
+        return previous;
+      },
+    };
+  }
+}
+
+/** The gateway's default toolset, as the management endpoint changes it (persisted). */
+export function defaultToolset(toolsets: ToolsetService): EquippedToolset {
+  return { current: () => toolsets.active(), equip: async (name) => void (await toolsets.equip(name)), unequip: () => toolsets.unequip() };
+}
+
 const name = z.string().min(1).max(100);
 const reference = z.union([z.strictObject({ namespacedName: z.string().min(3) }), z.strictObject({ server: z.string().min(1), tool: z.string().min(1) })]);
-
-
-
 
 const NAME_ONLY = { type: 'object', properties: { name: { type: 'string', description: 'The toolset name.' } }, required: ['name'], additionalProperties: false };
 const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
