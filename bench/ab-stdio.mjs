@@ -29,7 +29,8 @@ const { values } = parseArgs({ options: { variants: { type: 'string' }, rounds: 
 const PEERS = stdioPeersDir(values.peers);
 const ROUNDS = Number(values.rounds ?? 12);
 const CALLS = Number(values.calls ?? 300);
-const WARMUP = Number(values.warmup ?? 4000);
+// A gateway's JIT reaches its steady state after ~5,000-10,000 calls (bench/warm-up.mjs).
+const WARMUP = Number(values.warmup ?? 10_000);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-ab-'));
 const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
 const MAIN = path.join(ROOT_DIR, 'dist/bundle/main.js');

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// @ts-check
+// How a stdio target's per-call time falls as its JIT warms: the direct echo server and
+// `switchboard serve --stdio` in front of the same server, both started fresh, then called in
+// interleaved blocks of sequential `tools/call echo` (one block of each per step, so load changes hit
+// both alike). Reports per step the calls each has answered so far, each one's p50 and the gateway's
+// own CPU per call. The client writes JSON-RPC lines itself (no SDK client), so what is timed is the
+// target. It is why the full run warms each target with 10,000 calls (bench/lib/bench.mjs).
+//
+//   node bench/warm-up.mjs [--blocks N] [--calls N]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { processCpuMs } from './lib/procs.mjs';
+import { ROOT_DIR } from './lib/root-modules.mjs';
+
+const { values } = parseArgs({ options: { blocks: { type: 'string' }, calls: { type: 'string' } } });
+const BLOCKS = Math.min(Number(values.blocks ?? 20), 200);
+const CALLS = Math.min(Number(values.calls ?? 1000), 100_000);
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-warm-up-'));
+const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
+const config = path.join(tmp, '.mcp.json');
+writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: ECHO } } }));
+const CALL_TIMEOUT_MS = 10_000;
+
+/** A target spoken to in raw JSON-RPC lines, one request at a time. @param {string[]} args @param {string} tool */
+function start(args, tool) {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+  /** @type {((message: any) => void) | undefined} */
+  let waiting;
+  let rest = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    rest += chunk;
+    for (let at = rest.indexOf('\n'); at !== -1; at = rest.indexOf('\n')) {
+      const message = JSON.parse(rest.slice(0, at));
+      rest = rest.slice(at + 1);
+      if (message.id !== undefined && message.method === undefined && waiting) {
+        const resolve = waiting;
+        waiting = undefined;
+        resolve(message);
+      }
+    }
+  });
+  let id = 0;
+  /** @param {string} method @param {unknown} params @returns {Promise<any>} */
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${method} unanswered after ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS);
+      waiting = (message) => {
+        clearTimeout(timer);
+        if (message.error) reject(new Error(message.error.message));
+        else resolve(message);
+      };
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
+    });
+  const call = () => request('tools/call', { name: tool, arguments: { message: 'hello' } });
+  return { child, request, call, answered: 0 };
+}
+
+/** @param {ReturnType<typeof start>} target */
+async function open(target) {
+  await target.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'warm-up-bench', version: '1' } });
+  target.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+}
+
+/** @param {ReturnType<typeof start>} target */
+async function block(target) {
+  const times = new Float64Array(CALLS);
+  const cpuBefore = processCpuMs(/** @type {number} */ (target.child.pid));
+  for (let i = 0; i < CALLS; i++) {
+    const started = performance.now();
+    await target.call();
+    times[i] = (performance.now() - started) * 1000;
+  }
+  const cpuAfter = processCpuMs(/** @type {number} */ (target.child.pid));
+  target.answered += CALLS;
+  const cpuUs = ((cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) * 1000) / CALLS;
+  return { p50: times.sort()[Math.floor(CALLS / 2)], cpuUs };
+}
+
+const direct = start(ECHO, 'echo');
+const gateway = start([path.join(ROOT_DIR, 'dist/bundle/main.js'), 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, 'data')], 'echo_echo');
+try {
+  await Promise.all([open(direct), open(gateway)]);
+  const rows = [];
+  for (let b = 0; b < BLOCKS; b++) {
+    const [first, second] = b % 2 === 0 ? [direct, gateway] : [gateway, direct];
+    const one = await block(first);
+    const two = await block(second);
+    const [d, g] = first === direct ? [one, two] : [two, one];
+    rows.push(`| ${gateway.answered} | ${Math.round(d.p50)} | ${Math.round(g.p50)} | ${(g.p50 / d.p50).toFixed(2)}× | ${Math.round(d.cpuUs)} | ${Math.round(g.cpuUs)} |`);
+    process.stderr.write(`block ${b + 1}/${BLOCKS}\n`);
+  }
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  console.log(`warm-up over stdio, ${BLOCKS} interleaved blocks of ${CALLS} sequential calls each, both targets started fresh; Node ${process.version}, ${os.cpus().length} cores, load ${load} at the end`);
+  console.log('| calls answered | direct p50 µs | gateway p50 µs | × direct | direct CPU µs/call | gateway CPU µs/call |');
+  console.log('|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) console.log(row);
+  console.log('CPU: the process the client spawned (the echo server, or the gateway without its child), clock ticks of 10 ms.');
+} finally {
+  direct.child.kill();
+  gateway.child.kill();
+  rmSync(tmp, { recursive: true, force: true });
+}
