@@ -18,6 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCli } from './lib/built-cli.mjs';
 import { ROOT_DIR } from './lib/root-modules.mjs';
+import { lineClient } from './lib/line-client.mjs';
 import { killAllStarted, registerPid, stopTree, unregisterPid } from './lib/procs.mjs';
 import { summarize } from './lib/stats.mjs';
 
@@ -43,55 +44,6 @@ function tenServers() {
   const servers = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`m${i}`, { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: path.join(dir, `m${i}.jsonl`) } }]));
   writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
   return { config: path.join(dir, '.mcp.json'), dataDir: path.join(dir, 'data') };
-}
-
-/**
- * A child speaking newline-delimited JSON-RPC; `request` resolves with the ms from send to answer.
- * @param {string[]} args @param {(stderr: string) => boolean} ready
- */
-async function lineChild(args, ready) {
-  const child = spawn(process.execPath, args, { cwd: ROOT_DIR, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-  registerPid(/** @type {number} */ (child.pid));
-  /** @type {Map<number, (message: any) => void>} */
-  const waiting = new Map();
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-    for (let at = out.indexOf('\n'); at !== -1; at = out.indexOf('\n')) {
-      const line = out.slice(0, at);
-      out = out.slice(at + 1);
-      if (!line.trim()) continue;
-      const message = JSON.parse(line);
-      waiting.get(message.id)?.(message);
-    }
-  });
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready after 30 s: ${err.slice(-500)}`)), 30_000);
-    child.stderr.on('data', (chunk) => {
-      err += chunk;
-      if (ready(err)) {
-        clearTimeout(timer);
-        resolve(undefined);
-      }
-    });
-  });
-  let next = 1;
-  return {
-    /** @param {string} method @param {object} params */
-    request(method, params) {
-      const id = next++;
-      const started = performance.now();
-      return new Promise((resolve) => {
-        waiting.set(id, (message) => resolve({ ms: performance.now() - started, message }));
-        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-      });
-    },
-    async close() {
-      await stopTree(/** @type {number} */ (child.pid));
-      unregisterPid(/** @type {number} */ (child.pid));
-    },
-  };
 }
 
 /** @param {string} url @param {string} method @param {object} params */
@@ -141,11 +93,11 @@ async function main() {
   const samples = { direct: /** @type {number[]} */ ([]), stdioDiscover: /** @type {number[]} */ ([]), stdioInit: /** @type {number[]} */ ([]) };
   for (let round = 0; round < ROUNDS; round++) {
     process.stderr.write(`stdio round ${round + 1}/${ROUNDS}\n`);
-    const direct = await lineChild([MEMORY], (err) => err.includes('running on stdio'));
+    const direct = await lineClient([MEMORY], { ready: (err) => err.includes('running on stdio') });
     samples.direct.push((await direct.request('initialize', INITIALIZE)).ms);
     await direct.close();
     const { config, dataDir } = tenServers();
-    const gateway = await lineChild([CLI, 'serve', '--stdio', '--config', config, '--data-dir', dataDir, '--no-log-file', '--log-level', 'info'], (err) => err.includes('configuration loaded'));
+    const gateway = await lineClient([CLI, 'serve', '--stdio', '--config', config, '--data-dir', dataDir, '--no-log-file', '--log-level', 'info'], { ready: (err) => err.includes('configuration loaded') });
     const discover = await gateway.request('server/discover', DISCOVER);
     if (!discover.message.result?.supportedVersions && discover.message.error?.code !== -32601) throw new Error(`unexpected discover answer ${JSON.stringify(discover.message)}`);
     samples.stdioDiscover.push(discover.ms);

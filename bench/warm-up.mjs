@@ -4,16 +4,17 @@
 // `switchboard serve --stdio` in front of the same server, both started fresh, then called in
 // interleaved blocks of sequential `tools/call echo` (one block of each per step, so load changes hit
 // both alike). Reports per step the calls each has answered so far, each one's p50 and the gateway's
-// own CPU per call. The client writes JSON-RPC lines itself (no SDK client), so what is timed is the
-// target. It is why the full run warms each target with 10,000 calls (bench/lib/bench.mjs).
+// own CPU per call. The client writes JSON-RPC lines itself (lib/line-client.mjs, no SDK client), so
+// what is timed is the target. It is why the full run warms each target with 10,000 calls (bench/lib/bench.mjs).
 //
 //   node bench/warm-up.mjs [--blocks N] [--calls N]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { lineClient } from './lib/line-client.mjs';
 import { processCpuMs } from './lib/procs.mjs';
+import { quantile } from './lib/stats.mjs';
 import { ROOT_DIR } from './lib/root-modules.mjs';
 
 const { values } = parseArgs({ options: { blocks: { type: 'string' }, calls: { type: 'string' } } });
@@ -23,68 +24,34 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-warm-up-'));
 const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
 const config = path.join(tmp, '.mcp.json');
 writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: ECHO } } }));
-const CALL_TIMEOUT_MS = 10_000;
 
-/** A target spoken to in raw JSON-RPC lines, one request at a time. @param {string[]} args @param {string} tool */
-function start(args, tool) {
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-  /** @type {((message: any) => void) | undefined} */
-  let waiting;
-  let rest = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk) => {
-    rest += chunk;
-    for (let at = rest.indexOf('\n'); at !== -1; at = rest.indexOf('\n')) {
-      const message = JSON.parse(rest.slice(0, at));
-      rest = rest.slice(at + 1);
-      if (message.id !== undefined && message.method === undefined && waiting) {
-        const resolve = waiting;
-        waiting = undefined;
-        resolve(message);
-      }
-    }
-  });
-  let id = 0;
-  /** @param {string} method @param {unknown} params @returns {Promise<any>} */
-  const request = (method, params) =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${method} unanswered after ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS);
-      waiting = (message) => {
-        clearTimeout(timer);
-        if (message.error) reject(new Error(message.error.message));
-        else resolve(message);
-      };
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
-    });
-  const call = () => request('tools/call', { name: tool, arguments: { message: 'hello' } });
-  return { child, request, call, answered: 0 };
+/** A target and the calls it has answered so far. @param {string[]} args @param {string} tool */
+async function start(args, tool) {
+  const client = await lineClient(args);
+  await client.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'warm-up-bench', version: '1' } });
+  client.notify('notifications/initialized');
+  return { client, tool, answered: 0 };
 }
 
-/** @param {ReturnType<typeof start>} target */
-async function open(target) {
-  await target.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'warm-up-bench', version: '1' } });
-  target.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-}
-
-/** @param {ReturnType<typeof start>} target */
+/** @param {Awaited<ReturnType<typeof start>>} target */
 async function block(target) {
   const times = new Float64Array(CALLS);
-  const cpuBefore = processCpuMs(/** @type {number} */ (target.child.pid));
+  const pid = /** @type {number} */ (target.client.child.pid);
+  const cpuBefore = processCpuMs(pid);
   for (let i = 0; i < CALLS; i++) {
-    const started = performance.now();
-    await target.call();
-    times[i] = (performance.now() - started) * 1000;
+    const { ms, message } = await target.client.request('tools/call', { name: target.tool, arguments: { message: 'hello' } });
+    if (message.error) throw new Error(`tools/call failed: ${message.error.message}`);
+    times[i] = ms * 1000;
   }
-  const cpuAfter = processCpuMs(/** @type {number} */ (target.child.pid));
+  const cpuAfter = processCpuMs(pid);
   target.answered += CALLS;
   const cpuUs = ((cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) * 1000) / CALLS;
-  return { p50: times.sort()[Math.floor(CALLS / 2)], cpuUs };
+  return { p50: /** @type {number} */ (quantile(times, 0.5)), cpuUs };
 }
 
-const direct = start(ECHO, 'echo');
-const gateway = start([path.join(ROOT_DIR, 'dist/bundle/main.js'), 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, 'data')], 'echo_echo');
+const direct = await start(ECHO, 'echo');
+const gateway = await start([path.join(ROOT_DIR, 'dist/bundle/main.js'), 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, 'data')], 'echo_echo');
 try {
-  await Promise.all([open(direct), open(gateway)]);
   const rows = [];
   for (let b = 0; b < BLOCKS; b++) {
     const [first, second] = b % 2 === 0 ? [direct, gateway] : [gateway, direct];
@@ -101,7 +68,6 @@ try {
   for (const row of rows) console.log(row);
   console.log('CPU: the process the client spawned (the echo server, or the gateway without its child), clock ticks of 10 ms.');
 } finally {
-  direct.child.kill();
-  gateway.child.kill();
+  await Promise.all([direct.client.close(), gateway.client.close()]);
   rmSync(tmp, { recursive: true, force: true });
 }
