@@ -34,7 +34,8 @@ const { values } = parseArgs({
 });
 const ROUNDS = Number(values.rounds ?? 6);
 const CALLS = Number(values.calls ?? 500);
-const WARMUP = Number(values.warmup ?? 1000);
+// A gateway's JIT reaches its steady state after ~5,000-10,000 calls (bench/warm-up.mjs), as in ab-stdio.mjs.
+const WARMUP = Number(values.warmup ?? 10_000);
 const SECONDS = Number(values.seconds ?? 4);
 const SESSIONS = Number(values.sessions ?? 32);
 const ECHO = path.join(ROOT_DIR, 'bench/echo-server.mjs');

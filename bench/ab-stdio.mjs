@@ -62,8 +62,9 @@ const KNOWN = {
   'json-relay': () => ({ args: [path.join(ROOT_DIR, 'bench/relay-floor.mjs'), '--json', '--', process.execPath, ...ECHO], tool: 'echo' }),
   // Another build of Switchboard (a checkout of an earlier commit, built): --baseline DIR.
   baseline: () => {
-    if (!values.baseline) throw new Error('the baseline variant needs --baseline DIR (a built checkout: DIR/dist/bundle/main.js, or DIR/dist/cli/main.js before the bundle)');
-    return { args: gatewayArgs('baseline').map((a) => (a === MAIN ? builtMain(values.baseline) : a)), tool: 'echo_echo' };
+    const dir = values.baseline;
+    if (!dir) throw new Error('the baseline variant needs --baseline DIR (a built checkout: DIR/dist/bundle/main.js, or DIR/dist/cli/main.js before the bundle)');
+    return { args: gatewayArgs('baseline').map((a) => (a === MAIN ? builtMain(dir) : a)), tool: 'echo_echo' };
   },
   hypertool: () => peerSpec('hypertool'),
   '1mcp': () => peerSpec('1mcp'),
@@ -84,6 +85,8 @@ for (const name of names) if (!KNOWN[name]) throw new Error(`unknown variant ${n
 /** @param {number[]} xs */
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** @typedef {{name: string, client: any, pid: number, tool: string, wall: number[], cpu: number[], latencies: number[], cpuTotalMs: number, systemTotalMs: number, rss: number}} Variant */
+/** @type {Variant[]} */
 const variants = [];
 for (const name of names) {
   const spec = KNOWN[name]();

@@ -30,14 +30,16 @@ import { median, quantile, round } from './lib/stats.mjs';
 const { values } = parseArgs({ options: { clients: { type: 'string', default: '10' }, calls: { type: 'string', default: '400' }, 'costs-only': { type: 'boolean', default: false }, json: { type: 'string' } } });
 const CLIENTS = Number(values.clients);
 const CALLS = Number(values.calls);
-const { Client, StreamableHTTPClientTransport } = await rootImport('@modelcontextprotocol/client');
-const { StdioClientTransport } = await rootImport('@modelcontextprotocol/client', './stdio');
+const { Client, StreamableHTTPClientTransport } = /** @type {typeof import('@modelcontextprotocol/client')} */ (await rootImport('@modelcontextprotocol/client'));
+const { StdioClientTransport } = /** @type {typeof import('@modelcontextprotocol/client/stdio')} */ (await rootImport('@modelcontextprotocol/client', './stdio'));
 const CLI = path.join(ROOT_DIR, 'dist/bundle/main.js');
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-daemon-bench-'));
-const serverBin = (pkg) => path.join(ROOT_DIR, `node_modules/@modelcontextprotocol/server-${pkg}/dist/index.js`);
+const serverBin = (/** @type {string} */ pkg) => path.join(ROOT_DIR, `node_modules/@modelcontextprotocol/server-${pkg}/dist/index.js`);
 for (const dir of ['fs1', 'fs2']) mkdirSync(path.join(tmp, dir));
-/** The five servers every client is configured with. */
+/** @typedef {{command: string, args: string[], env?: Record<string, string>}} ServerSpec */
+/** @typedef {'everything' | 'files' | 'notes' | 'memory' | 'graph'} ServerKey */
+/** The five servers every client is configured with. @type {Record<ServerKey, ServerSpec>} */
 const SERVERS = {
   everything: { command: process.execPath, args: [serverBin('everything'), 'stdio'] },
   files: { command: process.execPath, args: [serverBin('filesystem'), path.join(tmp, 'fs1')] },
@@ -45,7 +47,7 @@ const SERVERS = {
   memory: { command: process.execPath, args: [serverBin('memory')], env: { MEMORY_FILE_PATH: path.join(tmp, 'memory.jsonl') } },
   graph: { command: process.execPath, args: [serverBin('memory')], env: { MEMORY_FILE_PATH: path.join(tmp, 'graph.jsonl') } },
 };
-/** One cheap call per server: [server, tool, arguments]. */
+/** One cheap call per server: [server, tool, arguments]. @type {Array<[ServerKey, string, Record<string, unknown>]>} */
 const FIRST_CALLS = [
   ['everything', 'echo', { message: 'hi' }],
   ['files', 'list_allowed_directories', {}],
@@ -68,25 +70,43 @@ process.on('exit', () => {
 });
 process.on('SIGINT', () => process.exit(130));
 
+/** @typedef {import('@modelcontextprotocol/client').Client} McpClient */
+/** @typedef {{client: McpClient, pid: number}} Entry */
+/** @typedef {{processes: number, rssMb: number}} Footprint */
+/** @typedef {{pid: number, url: string}} DaemonState */
+/** @typedef {{initializeMs: number[], viaShim: number[], viaHttp: number[]}} Costs */
+
 const newClient = () => new Client({ name: 'daemon-bench', version: '1.0.0' }, { capabilities: {} });
 
-/** Spawns a stdio client; resolves when initialize was answered. */
+/**
+ * Spawns a stdio client; resolves when initialize was answered.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {Record<string, string>} [env]
+ * @returns {Promise<Entry>}
+ */
 async function stdioClient(command, args, env = {}) {
   const client = newClient();
-  const transport = new StdioClientTransport({ command, args, env: { ...process.env, ...env }, stderr: 'ignore', cwd: ROOT_DIR });
+  // process.env has no undefined values at run time
+  const transport = new StdioClientTransport({ command, args, env: /** @type {Record<string, string>} */ ({ ...process.env, ...env }), stderr: 'ignore', cwd: ROOT_DIR });
   await client.connect(transport);
   registerPid(/** @type {number} */ (transport.pid));
   return { client, pid: /** @type {number} */ (transport.pid) };
 }
 
-/** Sum of VmRSS (kB) and count of the live processes in these trees (each pid counted once). */
+/**
+ * Sum of VmRSS (kB) and count of the live processes in these trees (each pid counted once).
+ * @param {number[]} roots
+ * @returns {Footprint}
+ */
 function footprint(roots) {
   const pids = new Set(roots.flatMap((pid) => treePids(pid)));
   let rssKb = 0;
   for (const pid of pids) rssKb += statusKb(pid, 'VmRSS') ?? 0;
-  return { processes: pids.size, rssMb: round(rssKb / 1024, 1) };
+  return { processes: pids.size, rssMb: /** @type {number} */ (round(rssKb / 1024, 1)) }; // a finite number: never null
 }
 
+/** @param {Entry[]} entries */
 async function closeAll(entries) {
   await Promise.all(entries.map(async ({ client, pid }) => {
     await client.close().catch(() => undefined);
@@ -96,12 +116,14 @@ async function closeAll(entries) {
 
 /** (a): each client spawns every server; its first call is the slowest of its servers' first calls. */
 async function direct() {
+  /** @type {Entry[]} */
   const entries = [];
+  /** @type {number[]} */
   const firstCallMs = [];
   await Promise.all(Array.from({ length: CLIENTS }, async () => {
     const started = performance.now();
     const mine = await Promise.all(FIRST_CALLS.map(async ([key, tool, args]) => {
-      const spec = SERVERS[/** @type {keyof typeof SERVERS} */ (key)];
+      const spec = SERVERS[key];
       const entry = await stdioClient(spec.command, spec.args, spec.env ?? {});
       await entry.client.callTool({ name: tool, arguments: args });
       return entry;
@@ -114,14 +136,16 @@ async function direct() {
   return { ...measured, firstCallMs };
 }
 
-/** Calls every server once through a gateway client (exposed names `<server>_<tool>`). */
+/** Calls every server once through a gateway client (exposed names `<server>_<tool>`). @param {McpClient} client */
 async function callEveryServer(client) {
   for (const [key, tool, args] of FIRST_CALLS) await client.callTool({ name: `${key}_${tool}`, arguments: args });
 }
 
 /** (b): one Switchboard stdio gateway per client. */
 async function gatewayPerClient() {
+  /** @type {Entry[]} */
   const entries = [];
+  /** @type {number[]} */
   const firstCallMs = [];
   await Promise.all(Array.from({ length: CLIENTS }, async (_, i) => {
     const started = performance.now();
@@ -136,9 +160,10 @@ async function gatewayPerClient() {
   return { ...measured, firstCallMs };
 }
 
+/** @returns {DaemonState} */
 function daemonPid() {
   const state = JSON.parse(execFileSync('cat', [path.join(dataDir, 'daemon', 'state.json')], { encoding: 'utf8' }));
-  return /** @type {{pid: number, url: string}} */ (state);
+  return /** @type {DaemonState} */ (state);
 }
 
 // As `switchboard install` writes a shim entry (src/cli/import.ts SHIM_NODE_FLAGS).
@@ -146,7 +171,9 @@ const shimArgs = ['--max-semi-space-size=1', CLI, 'connect', '--config', config,
 
 /** (c): shims sharing one daemon (the first shim starts it). */
 async function shims() {
+  /** @type {Entry[]} */
   const entries = [];
+  /** @type {number[]} */
   const firstCallMs = [];
   await Promise.all(Array.from({ length: CLIENTS }, async () => {
     const started = performance.now();
@@ -161,8 +188,13 @@ async function shims() {
   return { ...measured, firstCallMs, entries, daemon };
 }
 
-/** With the daemon running: spawn-to-initialize of a shim, and its cost per call against a direct HTTP client. */
+/**
+ * With the daemon running: spawn-to-initialize of a shim, and its cost per call against a direct HTTP client.
+ * @param {DaemonState} daemon
+ * @returns {Promise<Costs>}
+ */
 async function shimCosts(daemon) {
+  /** @type {number[]} */
   const initializeMs = [];
   for (let i = 0; i < 10; i++) {
     const started = performance.now();
@@ -179,10 +211,13 @@ async function shimCosts(daemon) {
     await shim.client.callTool(echo);
     await http.callTool(echo);
   }
+  /** @type {number[]} */
   const viaShim = [];
+  /** @type {number[]} */
   const viaHttp = [];
   const BLOCK = 20;
   for (let done = 0; done < CALLS; done += BLOCK) {
+    /** @type {Array<[McpClient, number[]]>} */
     const order = (done / BLOCK) % 2 === 0 ? [[shim.client, viaShim], [http, viaHttp]] : [[http, viaHttp], [shim.client, viaShim]];
     for (const [client, samples] of order) {
       for (let i = 0; i < BLOCK; i++) {
@@ -198,10 +233,11 @@ async function shimCosts(daemon) {
 }
 
 const load = () => os.loadavg()[0].toFixed(1);
-const ms = (v) => `${round(v, 1)} ms`;
-const costLines = (costs) => [
+const ms = (/** @type {number | null} */ v) => `${round(v, 1)} ms`;
+// A median is null only with no samples (--calls 0); `?? 0` is what the subtraction made of null.
+const costLines = (/** @type {Costs} */ costs) => [
   `shim initialize with the daemon running (spawn to answer, 10 runs): p50 ${ms(median(costs.initializeMs))}, max ${ms(Math.max(...costs.initializeMs))} (goal < 300 ms)`,
-  `echo call p50: shim ${ms(median(costs.viaShim))}, direct HTTP ${ms(median(costs.viaHttp))}: the shim adds ${ms(median(costs.viaShim) - median(costs.viaHttp))} (goal < 0.3 ms); p90 ${ms(quantile(costs.viaShim, 0.9))} vs ${ms(quantile(costs.viaHttp, 0.9))}`,
+  `echo call p50: shim ${ms(median(costs.viaShim))}, direct HTTP ${ms(median(costs.viaHttp))}: the shim adds ${ms((median(costs.viaShim) ?? 0) - (median(costs.viaHttp) ?? 0))} (goal < 0.3 ms); p90 ${ms(quantile(costs.viaShim, 0.9))} vs ${ms(quantile(costs.viaHttp, 0.9))}`,
 ];
 process.stderr.write(`daemon bench: ${CLIENTS} clients x 5 servers, load ${load()}\n`);
 let report;
@@ -220,6 +256,7 @@ if (values['costs-only']) {
   const c = await shims();
   const costs = await shimCosts(c.daemon);
   await closeAll(c.entries);
+  /** @type {Array<[string, Footprint & {firstCallMs: number[]}]>} */
   const rows = [
     ['(a) each client spawns its servers', a],
     ['(b) a Switchboard stdio gateway per client', b],

@@ -90,6 +90,7 @@ const sql = seed();
 const gateway = await connect({ command: process.execPath, args: [path.join(ROOT_DIR, 'dist/bundle/main.js'), 'serve', '--stdio', '--config', configFile, '--data-dir', dataDir] });
 const direct = await connect(echo);
 const bad = { a: 'not a number', b: 1 };
+/** @type {Record<'gatewayOk' | 'gatewayFail' | 'directOk' | 'directFail', number[]>} */
 const runs = { gatewayOk: [], gatewayFail: [], directOk: [], directFail: [] };
 /** @type {any} */
 let sample;

@@ -25,6 +25,7 @@ const ANY = z.any();
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'no-cache-variant': { type: 'boolean' }, baseline: { type: 'string' } } });
 const ROUNDS = Number(values.rounds ?? 15);
+const BASELINE = values.baseline;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-first-call-'));
 const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
 const MAIN = path.join(ROOT_DIR, 'bin/switchboard.js'); // the command users run
@@ -34,14 +35,15 @@ const warmDataDir = path.join(tmp, 'warm-data');
 
 const warmCache = path.join(tmp, 'warm-cache');
 /** Where the gateway keeps V8's code cache (Node 22+, src/cli/compile-cache.ts): fresh, kept between starts, or none. */
+/** @returns {Record<string, string>} */
 const cacheEnv = (/** @type {string | undefined} */ dir) => (dir ? { XDG_CACHE_HOME: dir } : { SWITCHBOARD_COMPILE_CACHE: '0' });
 /** @type {Record<string, (round: number) => {args: string[], tool: string, env?: Record<string, string>}>} */
 const VARIANTS = {
   direct: () => ({ args: ECHO, tool: 'echo' }),
   'switchboard, fresh data dir': (round) => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, `cold-${round}`)], tool: 'echo_echo', env: cacheEnv(path.join(tmp, `cold-cache-${round}`)) }),
   'switchboard, data dir reused': () => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', warmDataDir], tool: 'echo_echo', env: cacheEnv(warmCache) }),
-  ...(values.baseline && {
-    [`baseline ${values.baseline}, data dir reused`]: () => ({ args: [path.resolve(values.baseline, 'bin/switchboard.js'), 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, 'baseline-data')], tool: 'echo_echo', env: cacheEnv(path.join(tmp, 'baseline-cache')) }),
+  ...(BASELINE && {
+    [`baseline ${BASELINE}, data dir reused`]: () => ({ args: [path.resolve(BASELINE, 'bin/switchboard.js'), 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, 'baseline-data')], tool: 'echo_echo', env: cacheEnv(path.join(tmp, 'baseline-cache')) }),
   }),
   ...(values['no-cache-variant'] && {
     'switchboard, data dir reused, no code cache': () => ({ args: [MAIN, 'serve', '--stdio', '--config', config, '--data-dir', warmDataDir], tool: 'echo_echo', env: cacheEnv(undefined) }),

@@ -83,6 +83,7 @@ async function httpGateway(config, dataDir) {
 /** @param {string} label @param {number[]} samples @param {number} [baseline] */
 function row(label, samples, baseline) {
   const s = summarize(samples);
+  if (s.p50_ms === null || s.p90_ms === null) throw new Error(`${label}: no samples (every round failed before this step)`);
   const ratio = baseline ? ` ${(s.p50_ms / baseline).toFixed(2)}x baseline` : '';
   console.log(`${label.padEnd(58)} p50 ${s.p50_ms.toFixed(2).padStart(8)} ms  p90 ${s.p90_ms.toFixed(2).padStart(8)} ms  (n=${s.n})${ratio}`);
   return s.p50_ms;

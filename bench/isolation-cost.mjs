@@ -22,9 +22,10 @@ import { killAllStarted, registerPid, statusKb, stopTree, treePids, unregisterPi
 const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,2,4,8' }, 'idle-ms': { type: 'string', default: '30000' }, json: { type: 'string' } } });
 const counts = values.clients.split(',').map(Number);
 const idleMs = Number(values['idle-ms']);
-const { Client, StreamableHTTPClientTransport } = await rootImport('@modelcontextprotocol/client');
+const { Client, StreamableHTTPClientTransport } = /** @type {typeof import('@modelcontextprotocol/client')} */ (await rootImport('@modelcontextprotocol/client'));
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-isolation-cost-'));
+/** @param {string} pkg @param {string[]} [args] @param {Record<string, string>} [env] */
 const server = (pkg, args = [], env = {}) => ({ command: process.execPath, args: [path.join(ROOT_DIR, `node_modules/@modelcontextprotocol/server-${pkg}/dist/index.js`), ...args], env });
 const config = path.join(tmp, '.mcp.json');
 writeFileSync(config, JSON.stringify({
@@ -32,11 +33,15 @@ writeFileSync(config, JSON.stringify({
   switchboard: { isolatedIdleMs: idleMs },
 }));
 
-/** Starts a gateway; resolves with its pid and URL. */
+/** @typedef {{pid: number, url: string}} Gateway */
+/** What GET /api/servers answers, as far as read here (src/gateway/server-status.ts). @typedef {{servers: Array<{connections: Array<{profile: string, pid: number | null}>}>}} ServersAnswer */
+
+/** Starts a gateway; resolves with its pid and URL. @returns {Promise<Gateway>} */
 async function startGateway() {
   const child = spawn(process.execPath, [path.join(ROOT_DIR, 'dist/bundle/main.js'), 'serve', '--http', '--port', '0', '--config', config, '--data-dir', path.join(tmp, `data-${Date.now()}`), '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] });
   registerPid(/** @type {number} */ (child.pid));
   let text = '';
+  /** @type {string} */
   const url = await new Promise((resolve, reject) => {
     child.stderr.on('data', (chunk) => {
       text += chunk.toString();
@@ -48,10 +53,10 @@ async function startGateway() {
   return { pid: /** @type {number} */ (child.pid), url };
 }
 
-/** Processes and summed RSS (MB) of a tree, and the live connections the gateway reports (own = one session's). */
+/** Processes and summed RSS (MB) of a tree, and the live connections the gateway reports (own = one session's). @param {Gateway} gateway */
 async function tree(gateway) {
   const pids = treePids(gateway.pid);
-  const body = await (await fetch(`${gateway.url}/api/servers`)).json();
+  const body = /** @type {ServersAnswer} */ (await (await fetch(`${gateway.url}/api/servers`)).json());
   const live = body.servers.flatMap((s) => s.connections).filter((c) => c.pid !== null);
   return {
     downstream: pids.length - 1,
@@ -61,6 +66,7 @@ async function tree(gateway) {
   };
 }
 
+/** @param {string} url @param {import('@modelcontextprotocol/client').ClientCapabilities} capabilities */
 async function openClient(url, capabilities) {
   const client = new Client({ name: 'isolation-cost', version: '1.0.0' }, { capabilities });
   if (capabilities.sampling) client.setRequestHandler('sampling/createMessage', async () => ({ model: 'm', role: 'assistant', content: { type: 'text', text: 'x' } }));

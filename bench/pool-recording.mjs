@@ -25,8 +25,10 @@ for (const file of files) {
   /** @type {Map<number, Map<number, Partial<Pair>>>} */
   const byRound = new Map();
   for (const s of run.samples) {
-    const pairs = byRound.get(s.round) ?? byRound.set(s.round, new Map()).get(s.round);
-    const pair = pairs.get(s.pair) ?? pairs.set(s.pair, {}).get(s.pair);
+    let pairs = byRound.get(s.round);
+    if (!pairs) byRound.set(s.round, (pairs = new Map()));
+    let pair = pairs.get(s.pair);
+    if (!pair) pairs.set(s.pair, (pair = {}));
     pair[s.variant] = s;
   }
   for (const pairs of byRound.values()) rounds.push(/** @type {Pair[]} */ ([...pairs.values()].filter((p) => p.on && p.off)));

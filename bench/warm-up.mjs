@@ -7,7 +7,9 @@
 // own CPU per call. The client writes JSON-RPC lines itself (lib/line-client.mjs, no SDK client), so
 // what is timed is the target. It is why the full run warms each target with 10,000 calls (bench/lib/bench.mjs).
 //
-//   node bench/warm-up.mjs [--blocks N] [--calls N]
+//   node bench/warm-up.mjs [--blocks N] [--calls N] [--gateway-node-flags="--flag ..."]
+// --gateway-node-flags: Node/V8 flags for the gateway's process only, to try JIT settings (written with
+// "=", as the value starts with "--"; e.g. --gateway-node-flags=--interrupt-budget=16896).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,9 +19,10 @@ import { processCpuMs } from './lib/procs.mjs';
 import { quantile } from './lib/stats.mjs';
 import { ROOT_DIR } from './lib/root-modules.mjs';
 
-const { values } = parseArgs({ options: { blocks: { type: 'string' }, calls: { type: 'string' } } });
+const { values } = parseArgs({ options: { blocks: { type: 'string' }, calls: { type: 'string' }, 'gateway-node-flags': { type: 'string' } } });
 const BLOCKS = Math.min(Number(values.blocks ?? 20), 200);
 const CALLS = Math.min(Number(values.calls ?? 1000), 100_000);
+const GATEWAY_FLAGS = (values['gateway-node-flags'] ?? '').split(/\s+/).filter(Boolean);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-warm-up-'));
 const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
 const config = path.join(tmp, '.mcp.json');
@@ -50,7 +53,7 @@ async function block(target) {
 }
 
 const direct = await start(ECHO, 'echo');
-const gateway = await start([path.join(ROOT_DIR, 'dist/bundle/main.js'), 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, 'data')], 'echo_echo');
+const gateway = await start([...GATEWAY_FLAGS, path.join(ROOT_DIR, 'dist/bundle/main.js'), 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, 'data')], 'echo_echo');
 try {
   const rows = [];
   for (let b = 0; b < BLOCKS; b++) {
@@ -62,7 +65,7 @@ try {
     process.stderr.write(`block ${b + 1}/${BLOCKS}\n`);
   }
   const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-  console.log(`warm-up over stdio, ${BLOCKS} interleaved blocks of ${CALLS} sequential calls each, both targets started fresh; Node ${process.version}, ${os.cpus().length} cores, load ${load} at the end`);
+  console.log(`warm-up over stdio, ${BLOCKS} interleaved blocks of ${CALLS} sequential calls each, both targets started fresh${GATEWAY_FLAGS.length ? `, gateway flags ${GATEWAY_FLAGS.join(' ')}` : ''}; Node ${process.version}, ${os.cpus().length} cores, load ${load} at the end`);
   console.log('| calls answered | direct p50 µs | gateway p50 µs | × direct | direct CPU µs/call | gateway CPU µs/call |');
   console.log('|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
