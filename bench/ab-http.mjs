@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { builtMain } from './lib/built-cli.mjs';
 import { ROOT_DIR } from './lib/root-modules.mjs';
 import { openSession } from './lib/client.mjs';
+import { STEADY_WARMUP_CALLS } from './lib/measure.mjs';
 import { freePort, killAllStarted, processCpuMs, startServer, statusKb } from './lib/procs.mjs';
 import { loadAverage, machineInfo } from './lib/report.mjs';
 
@@ -34,8 +35,7 @@ const { values } = parseArgs({
 });
 const ROUNDS = Number(values.rounds ?? 6);
 const CALLS = Number(values.calls ?? 500);
-// A gateway's JIT reaches its steady state after ~5,000-10,000 calls (bench/warm-up.mjs), as in ab-stdio.mjs.
-const WARMUP = Number(values.warmup ?? 10_000);
+const WARMUP = Number(values.warmup ?? STEADY_WARMUP_CALLS);
 const SECONDS = Number(values.seconds ?? 4);
 const SESSIONS = Number(values.sessions ?? 32);
 const ECHO = path.join(ROOT_DIR, 'bench/echo-server.mjs');

@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { builtMain } from './lib/built-cli.mjs';
+import { STEADY_WARMUP_CALLS } from './lib/measure.mjs';
 import { processCpuMs } from './lib/procs.mjs';
 import { ROOT_DIR, rootImport } from './lib/root-modules.mjs';
 import { STDIO_PEERS, stdioPeersDir } from './lib/stdio-peers.mjs';
@@ -29,8 +30,7 @@ const { values } = parseArgs({ options: { variants: { type: 'string' }, rounds: 
 const PEERS = stdioPeersDir(values.peers);
 const ROUNDS = Number(values.rounds ?? 12);
 const CALLS = Number(values.calls ?? 300);
-// A gateway's JIT reaches its steady state after ~5,000-10,000 calls (bench/warm-up.mjs).
-const WARMUP = Number(values.warmup ?? 10_000);
+const WARMUP = Number(values.warmup ?? STEADY_WARMUP_CALLS);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-ab-'));
 const ECHO = [path.join(ROOT_DIR, 'bench/echo-server.mjs'), '--stdio'];
 const MAIN = path.join(ROOT_DIR, 'dist/bundle/main.js');

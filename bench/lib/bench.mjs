@@ -1,7 +1,7 @@
 // @ts-check
 // The main benchmark: schedules the targets interleaved with their direct baselines over several
 // rounds, measures each, and aggregates medians, ratios and the report.
-import { measure } from './measure.mjs';
+import { measure, STEADY_WARMUP_CALLS } from './measure.mjs';
 import { gitRevision, loadAverage, machineInfo, markdownTable } from './report.mjs';
 import { installedVersion } from './root-modules.mjs';
 import { CLIENT_SDK_VERSION } from './client.mjs';
@@ -38,9 +38,8 @@ export const PLANS = {
     connectMaxMs: 5_000,
     listReps: 100,
     listMaxMs: 1_500,
-    // A gateway's JIT needs ~5,000-10,000 calls to reach its steady state (docs/performance.md,
-    // seventeenth pass of issue 17): at 2 s a 0.5 ms target was measured after ~4,000, still warming.
-    seqWarmup: 10_000,
+    // At 2 s a 0.5 ms target was measured after ~4,000 calls, still warming (STEADY_WARMUP_CALLS).
+    seqWarmup: STEADY_WARMUP_CALLS,
     seqWarmMs: 6_000,
     seqCalls: 5_000,
     seqMaxMs: 4_000,

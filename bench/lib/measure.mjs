@@ -10,6 +10,13 @@ import { RssSampler } from './rss.mjs';
 import { median, round, summarize } from './stats.mjs';
 
 /**
+ * Warm-up calls before a target's per-call time is its steady state: a gateway's JIT needs
+ * ~5,000-10,000 calls (bench/warm-up.mjs; docs/performance.md, seventeenth pass of issue 17). The full
+ * plan and the A/B scripts warm with this many.
+ */
+export const STEADY_WARMUP_CALLS = 10_000;
+
+/**
  * @typedef {object} Plan
  * @property {number} connectReps extra sessions opened (and closed) one by one to time connect+initialize
  * @property {number} connectMaxMs time cap of those
