@@ -137,37 +137,44 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   }
 
   /**
-   * Resolves an exposed name of a server left out of a bounded listing (still starting): as soon as
-   * one of the servers not listed yet lists it, or undefined once all of them are listed without it
-   * (or when every server was listed already). A hung server delays only names nobody else lists.
+   * Answers a lookup that found nothing in the tables now (an exposed name, a resource's owner) once
+   * the servers left out of a bounded listing (still starting) are listed: as soon as one of them
+   * makes it succeed, or undefined once all of them are listed without it (at once when every
+   * server was listed already). A hung server delays only what nobody else lists. Resource lookups
+   * stop here: an unlisted URI must not start every server a lazy catalog took from the cache.
    */
-  resolveWhenListed(kind: 'tools' | 'prompts', name: string): Promise<NamedEntry | undefined> {
+  lookupWhenListed<T>(lookup: () => T | undefined): Promise<T | undefined> {
     const unlisted = this.pool.keys().filter((key) => !this.listings.has(key));
     if (unlisted.length === 0) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       let left = unlisted.length;
       for (const key of unlisted) {
         void this.ensure([key]).then(() => {
-          const entry = this.nameTable(kind).resolve(name);
-          if (entry || --left === 0) resolve(entry);
+          const found = lookup();
+          if (found !== undefined || --left === 0) resolve(found);
         });
       }
     });
   }
 
   /**
-   * An exposed name the tables do not hold now: resolved once a server still starting lists it, or,
-   * while some listings came from the cache (stale when a tool was added since the last run), after
-   * those servers are listed live. It does not look in the tables first: callers do (a synchronous
-   * lookup), so a forwarded call whose name is listed never comes here.
+   * A lookup the tables do not answer now: answered once a server still starting makes it succeed,
+   * or, while some listings came from the cache (stale when a tool was added since the last run),
+   * after those servers are listed live. It does not look in the tables first: callers do (a
+   * synchronous lookup), so a forwarded request whose target is listed never comes here.
    */
-  async resolveLate(kind: 'tools' | 'prompts', name: string): Promise<NamedEntry | undefined> {
-    const entry = await this.resolveWhenListed(kind, name);
-    if (entry) return entry;
+  async lookupLate<T>(lookup: () => T | undefined): Promise<T | undefined> {
+    const found = await this.lookupWhenListed(lookup);
+    if (found !== undefined) return found;
     const cached = this.cachedServers();
     if (cached.length === 0) return undefined;
     await Promise.all(cached.map((key) => this.refresh(key)));
-    return this.nameTable(kind).resolve(name);
+    return lookup();
+  }
+
+  /** An exposed tool or prompt name the tables do not hold now (see lookupLate). */
+  resolveLate(kind: 'tools' | 'prompts', name: string): Promise<NamedEntry | undefined> {
+    return this.lookupLate(() => this.nameTable(kind).resolve(name));
   }
 
   /** Servers whose listing came from the cache (they have not been started for this catalog). */

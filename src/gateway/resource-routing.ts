@@ -1,6 +1,7 @@
 // Owns which server a session's resource request or completion goes to: the server that lists a URI
 // (or a template matching it), the only resource server when there is one, a prompt's server for a
-// prompt completion; checked against the client's scope, with errors that say what to list instead.
+// prompt completion; a server still starting (left out of a bounded listing) is waited for before
+// anything is called unknown; checked against the client's scope, with errors that say what to list.
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CapabilityProfile } from '../servers/profile.js';
@@ -23,7 +24,8 @@ export interface RoutingSession {
 export async function ownerOfUri(session: RoutingSession, uri: unknown): Promise<string> {
   if (typeof uri !== 'string') throw new ProtocolError(-32602, `Invalid params: "uri" must be a string`);
   if (session.view.kind === 'server') return session.view.server;
-  const owner = (await session.catalog()).resourceOwner(uri) ?? soleResourceServer(session);
+  const catalog = await session.catalog();
+  const owner = catalog.resourceOwner(uri) ?? (await catalog.lookupWhenListed(() => catalog.resourceOwner(uri))) ?? soleResourceServer(session);
   if (!owner) {
     throw new ProtocolError(-32602, `Resource not found: no server lists "${uri}" or a template matching it. List resources and resource templates to see what is available.`, { uri });
   }
@@ -37,14 +39,17 @@ export async function completionTarget(session: RoutingSession, params: Params):
   if (session.view.kind === 'server') return { server: session.view.server, params };
   const scope = session.scope;
   if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-    const entry = (await session.catalog()).promptTable.resolve(ref.name);
+    const catalog = await session.catalog();
+    const entry = catalog.promptTable.resolve(ref.name) ?? (await catalog.resolveLate('prompts', ref.name));
     if (!entry) throw new ProtocolError(-32602, `Unknown prompt: "${ref.name}"`, { name: ref.name });
     if (scope && !scope.allowsServer(entry.serverKey)) throw new ProtocolError(-32602, scope.refusal(`prompt "${ref.name}"`), { name: ref.name, forbidden: true });
     return { server: entry.serverKey, params: { ...params, ref: { ...ref, name: entry.originalName } } };
   }
   if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
     const catalog = await session.catalog();
-    const owner = catalog.templateOwner(ref.uri) ?? catalog.resourceOwner(ref.uri) ?? soleResourceServer(session);
+    const uri = ref.uri;
+    const find = () => catalog.templateOwner(uri) ?? catalog.resourceOwner(uri);
+    const owner = find() ?? (await catalog.lookupWhenListed(find)) ?? soleResourceServer(session);
     if (!owner) throw new ProtocolError(-32602, `Unknown resource template: "${ref.uri}"`, { uri: ref.uri });
     if (scope && !scope.allowsServer(owner)) throw new ProtocolError(-32602, scope.refusal(`resource "${ref.uri}"`), { uri: ref.uri, forbidden: true });
     return { server: owner, params };

@@ -128,6 +128,39 @@ describe('the first listing, bounded', () => {
     }
   });
 
+  it('two HTTP clients: prompt and resource requests for a server left out of the first listing wait for it', { timeout: 90_000 }, async () => {
+    // server-everything behind a shell that sleeps first: a real server that starts slowly.
+    const everything = npmServer('everything');
+    const late = { ...everything, command: 'sh', args: ['-c', `sleep ${SLOW_START_MS / 1000}; exec "$0" "$@"`, everything.command, ...everything.args] };
+    const config = await writeConfig({ late }, { listTimeoutMs: 1500 });
+    const gateway = await startHttpGateway(config);
+    const [first, second] = [newClient(), newClient()];
+    const connected = [await connectHttp(gateway.url, first), await connectHttp(gateway.url, second)];
+    try {
+      const listed = await first.listPrompts();
+      expect(listed.prompts.map((p) => p.name)).not.toContain('late_completable-prompt');
+      const started = performance.now();
+      // Each of these used to fail at once as unknown; now each waits for the server to list.
+      const [promptCompletion, prompt, read, templateCompletion] = await Promise.all([
+        first.complete({ ref: { type: 'ref/prompt', name: 'late_completable-prompt' }, argument: { name: 'department', value: 'E' } }),
+        first.getPrompt({ name: 'late_simple-prompt' }),
+        second.readResource({ uri: 'demo://resource/dynamic/text/3' }),
+        second.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '1' } }),
+      ]);
+      console.log(`prompt and resource requests for the left-out server answered after ${(performance.now() - started).toFixed(0)} ms (it starts after ${SLOW_START_MS} ms)`);
+      expect(promptCompletion.completion.values).toContain('Engineering');
+      expect(prompt.messages.length).toBeGreaterThan(0);
+      expect(read.contents[0]!.uri).toBe('demo://resource/dynamic/text/3');
+      expect(templateCompletion.completion.values.length).toBeGreaterThan(0);
+      // Once it is listed, a name nobody lists is still unknown, and answered at once.
+      const unknown = await first.complete({ ref: { type: 'ref/prompt', name: 'late_no-such-prompt' }, argument: { name: 'x', value: '' } }).catch((e: unknown) => e);
+      expect(String(unknown)).toMatch(/Unknown prompt: "late_no-such-prompt"/);
+    } finally {
+      for (const c of connected) await c.close();
+      await gateway.close();
+    }
+  });
+
   it('a per-server endpoint of a server never seen and not up in time opens with default capabilities and a warning', { timeout: 60_000 }, async () => {
     const { hang } = await mixedServers();
     const config = await writeConfig({ hang }, { listTimeoutMs: 1000 });
