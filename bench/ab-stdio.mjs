@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { builtMain } from './lib/built-cli.mjs';
 import { STEADY_WARMUP_CALLS } from './lib/measure.mjs';
 import { processCpuMs } from './lib/procs.mjs';
+import { median as medianOf } from './lib/stats.mjs';
 import { ROOT_DIR, rootImport } from './lib/root-modules.mjs';
 import { STDIO_PEERS, stdioPeersDir } from './lib/stdio-peers.mjs';
 
@@ -82,8 +83,8 @@ function peerSpec(id) {
 const names = (values.variants ?? 'direct,default,logdebug').split(',');
 for (const name of names) if (!KNOWN[name]) throw new Error(`unknown variant ${name}; known: ${Object.keys(KNOWN).join(', ')}`);
 
-/** @param {number[]} xs */
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median of a variant's samples (every variant has samples once its rounds have run). @param {number[]} xs */
+const median = (xs) => /** @type {number} */ (medianOf(xs));
 
 /** @typedef {{name: string, client: any, pid: number, tool: string, wall: number[], cpu: number[], latencies: number[], cpuTotalMs: number, systemTotalMs: number, rss: number}} Variant */
 /** @type {Variant[]} */
