@@ -38,8 +38,14 @@ export class ToolsetService {
     return this.repository.active();
   }
 
-  /** Saves a toolset after checking every reference against the catalog (all or nothing). */
-  build(input: { name: string; description?: string; tools: ToolReferenceInput[] }, catalog: Catalog, serverKeys: readonly string[]): Promise<Toolset> {
+  /**
+   * Saves a toolset after checking every reference against the catalog (all or nothing). A referenced
+   * server not listed yet (still starting) is waited for first, so its tools are checked rather than
+   * called missing; one that fails to list cannot be checked, and its references are kept.
+   */
+  async build(input: { name: string; description?: string; tools: ToolReferenceInput[] }, catalog: Catalog, serverKeys: readonly string[]): Promise<Toolset> {
+    const referenced = new Set(input.tools.map((ref) => parseReference(ref, serverKeys).server));
+    await catalog.ensure(serverKeys.filter((key) => referenced.has(key)));
     return this.serialized(() => {
       const references = input.tools.map((ref) => {
         const parsed = parseReference(ref, serverKeys);

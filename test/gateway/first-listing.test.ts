@@ -128,11 +128,11 @@ describe('the first listing, bounded', () => {
     }
   });
 
-  it('two HTTP clients: prompt and resource requests for a server left out of the first listing wait for it', { timeout: 90_000 }, async () => {
+  it('two HTTP clients: prompts, resources and a toolset naming a server left out of the first listing wait for it', { timeout: 90_000 }, async () => {
     // server-everything behind a shell that sleeps first: a real server that starts slowly.
     const everything = npmServer('everything');
     const late = { ...everything, command: 'sh', args: ['-c', `sleep ${SLOW_START_MS / 1000}; exec "$0" "$@"`, everything.command, ...everything.args] };
-    const config = await writeConfig({ late }, { listTimeoutMs: 1500 });
+    const config = await writeConfig({ late }, { listTimeoutMs: 1500, http: { unauthenticatedAdmin: true } });
     const gateway = await startHttpGateway(config);
     const [first, second] = [newClient(), newClient()];
     const connected = [await connectHttp(gateway.url, first), await connectHttp(gateway.url, second)];
@@ -141,17 +141,25 @@ describe('the first listing, bounded', () => {
       expect(listed.prompts.map((p) => p.name)).not.toContain('late_completable-prompt');
       const started = performance.now();
       // Each of these used to fail at once as unknown; now each waits for the server to list.
-      const [promptCompletion, prompt, read, templateCompletion] = await Promise.all([
+      const toolset = (tools: Array<{ server: string; tool: string }>) =>
+        fetch(`${gateway.url}/api/toolsets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'early', tools }) });
+      const [promptCompletion, prompt, read, templateCompletion, created] = await Promise.all([
         first.complete({ ref: { type: 'ref/prompt', name: 'late_completable-prompt' }, argument: { name: 'department', value: 'E' } }),
         first.getPrompt({ name: 'late_simple-prompt' }),
         second.readResource({ uri: 'demo://resource/dynamic/text/3' }),
         second.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '1' } }),
+        toolset([{ server: 'late', tool: 'echo' }]),
       ]);
-      console.log(`prompt and resource requests for the left-out server answered after ${(performance.now() - started).toFixed(0)} ms (it starts after ${SLOW_START_MS} ms)`);
+      console.log(`prompt, resource and toolset requests for the left-out server answered after ${(performance.now() - started).toFixed(0)} ms (it starts after ${SLOW_START_MS} ms)`);
       expect(promptCompletion.completion.values).toContain('Engineering');
       expect(prompt.messages.length).toBeGreaterThan(0);
       expect(read.contents[0]!.uri).toBe('demo://resource/dynamic/text/3');
       expect(templateCompletion.completion.values.length).toBeGreaterThan(0);
+      expect(created.status, await created.clone().text()).toBe(201);
+      // Once it is listed, a tool it does not have is refused with close matches.
+      const typo = await toolset([{ server: 'late', tool: 'echoo' }]);
+      expect(typo.status).toBe(400);
+      expect(((await typo.json()) as { error: string }).error).toMatch(/Server "late" has no tool "echoo"\. Did you mean: late\.echo/);
       // Once it is listed, a name nobody lists is still unknown, and answered at once.
       const unknown = await first.complete({ ref: { type: 'ref/prompt', name: 'late_no-such-prompt' }, argument: { name: 'x', value: '' } }).catch((e: unknown) => e);
       expect(String(unknown)).toMatch(/Unknown prompt: "late_no-such-prompt"/);
