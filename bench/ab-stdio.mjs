@@ -86,7 +86,7 @@ for (const name of names) if (!KNOWN[name]) throw new Error(`unknown variant ${n
 /** The median of a variant's samples (every variant has samples once its rounds have run). @param {number[]} xs */
 const median = (xs) => /** @type {number} */ (medianOf(xs));
 
-/** @typedef {{name: string, client: any, pid: number, tool: string, wall: number[], cpu: number[], latencies: number[], cpuTotalMs: number, systemTotalMs: number, rss: number}} Variant */
+/** @typedef {{name: string, client: InstanceType<typeof Client>, pid: number, tool: string, wall: number[], cpu: number[], latencies: number[], cpuTotalMs: number, systemTotalMs: number, rss: number}} Variant */
 /** @type {Variant[]} */
 const variants = [];
 for (const name of names) {

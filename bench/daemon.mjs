@@ -30,8 +30,8 @@ import { median, quantile, round } from './lib/stats.mjs';
 const { values } = parseArgs({ options: { clients: { type: 'string', default: '10' }, calls: { type: 'string', default: '400' }, 'costs-only': { type: 'boolean', default: false }, json: { type: 'string' } } });
 const CLIENTS = Number(values.clients);
 const CALLS = Number(values.calls);
-const { Client, StreamableHTTPClientTransport } = /** @type {typeof import('@modelcontextprotocol/client')} */ (await rootImport('@modelcontextprotocol/client'));
-const { StdioClientTransport } = /** @type {typeof import('@modelcontextprotocol/client/stdio')} */ (await rootImport('@modelcontextprotocol/client', './stdio'));
+const { Client, StreamableHTTPClientTransport } = await rootImport('@modelcontextprotocol/client');
+const { StdioClientTransport } = await rootImport('@modelcontextprotocol/client', './stdio');
 const CLI = path.join(ROOT_DIR, 'dist/bundle/main.js');
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-daemon-bench-'));

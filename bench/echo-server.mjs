@@ -38,7 +38,7 @@ function payloadOf(bytes) {
 }
 
 /** @param {string} text */
-const textResult = (text) => ({ content: [{ type: 'text', text }] });
+const textResult = (text) => ({ content: [{ type: /** @type {const} */ ('text'), text }] });
 
 function createEchoServer() {
   const server = new McpServer({ name: 'switchboard-bench-echo', version: '1.0.0' });

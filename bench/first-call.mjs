@@ -57,7 +57,7 @@ const samples = Object.fromEntries(names.map((n) => [n, { init: [], call: [] }])
 async function start(name, round) {
   const spec = VARIANTS[name](round);
   const t0 = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: spec.args, stderr: 'ignore', env: { ...process.env, ...spec.env } });
+  const transport = new StdioClientTransport({ command: process.execPath, args: spec.args, stderr: 'ignore', env: /** @type {Record<string, string>} */ ({ ...process.env, ...spec.env }) }); // process.env's values are strings
   const client = new Client({ name: 'first-call', version: '1' }, { capabilities: {} });
   await client.connect(transport);
   const init = performance.now() - t0;

@@ -22,7 +22,7 @@ import { killAllStarted, registerPid, statusKb, stopTree, treePids, unregisterPi
 const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,2,4,8' }, 'idle-ms': { type: 'string', default: '30000' }, json: { type: 'string' } } });
 const counts = values.clients.split(',').map(Number);
 const idleMs = Number(values['idle-ms']);
-const { Client, StreamableHTTPClientTransport } = /** @type {typeof import('@modelcontextprotocol/client')} */ (await rootImport('@modelcontextprotocol/client'));
+const { Client, StreamableHTTPClientTransport } = await rootImport('@modelcontextprotocol/client');
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'switchboard-isolation-cost-'));
 /** @param {string} pkg @param {string[]} [args] @param {Record<string, string>} [env] */

@@ -90,7 +90,7 @@ export async function openSession(endpoint) {
     transport = new StdioClientTransport({
       command: endpoint.command,
       args: endpoint.args,
-      env: { ...process.env, ...endpoint.env },
+      env: /** @type {Record<string, string>} */ ({ ...process.env, ...endpoint.env }), // process.env's values are strings
       cwd: endpoint.cwd,
       stderr: 'pipe',
     });

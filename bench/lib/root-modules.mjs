@@ -45,12 +45,25 @@ function pick(entry) {
 }
 
 /**
- * `import()` of a package from the root node_modules.
- * @param {string} name package name, e.g. '@modelcontextprotocol/server'
- * @param {string} [subpath] e.g. './stdio'
- * @returns {Promise<any>}
+ * The packages the bench loads from the root, by package name and export subpath, with their types.
+ * @typedef {{
+ *   '@modelcontextprotocol/client': { '.': typeof import('@modelcontextprotocol/client'), './stdio': typeof import('@modelcontextprotocol/client/stdio') },
+ *   '@modelcontextprotocol/server': { '.': typeof import('@modelcontextprotocol/server'), './stdio': typeof import('@modelcontextprotocol/server/stdio') },
+ *   zod: { '.': typeof import('zod') },
+ *   hono: { '.': typeof import('hono') },
+ *   '@hono/node-server': { '.': typeof import('@hono/node-server') },
+ * }} RootPackages
  */
-export async function rootImport(name, subpath = '.') {
+
+/**
+ * `import()` of a package from the root node_modules, typed as that package.
+ * @template {keyof RootPackages} N
+ * @template {keyof RootPackages[N] & string} [S='.']
+ * @param {N} name package name, e.g. '@modelcontextprotocol/server'
+ * @param {S} [subpath] e.g. './stdio'
+ * @returns {Promise<RootPackages[N][S]>}
+ */
+export async function rootImport(name, subpath = /** @type {S} */ ('.')) {
   const dir = new URL(`node_modules/${name}/`, ROOT_URL);
   const manifest = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8'));
   return import(new URL(exportTarget(manifest, subpath), dir).href);
