@@ -101,7 +101,7 @@ export class ToolsetService {
       const exposed = catalog.toolTable.exposedName(ref.server, ref.tool);
       const tool = exposed === undefined ? undefined : byExposed.get(exposed);
       if (tool) tools.push(tool);
-      else missing.push({ ...ref, reason: listing.error ? `server "${ref.server}" is unavailable: ${listing.error}` : `server "${ref.server}" does not list it now` });
+      else missing.push({ ...ref, reason: missingReason(ref.server, listing.error, catalog.listedAll([ref.server])) });
     }
     return { name: toolset.name, ...(toolset.description && { description: toolset.description }), tools, missing };
   }
@@ -127,4 +127,11 @@ function dedupe(references: ToolReference[]): ToolReference[] {
     seen.add(key);
     return true;
   });
+}
+
+/** Why a toolset's tool is not there: its server failed, has not listed yet, or lists no such tool. */
+function missingReason(server: string, error: string | undefined, listed: boolean): string {
+  if (error) return `server "${server}" is unavailable: ${error}`;
+  if (!listed) return `server "${server}" has not listed its tools yet (it is starting, or starts on first use)`;
+  return `server "${server}" does not list it now`;
 }

@@ -169,6 +169,33 @@ describe('the first listing, bounded', () => {
     }
   });
 
+  it('a saved toolset whose server has not listed yet says so, instead of calling its tool missing', { timeout: 60_000 }, async () => {
+    const everything = npmServer('everything');
+    const sleeping = (seconds: number) => ({ ...everything, command: 'sh', args: ['-c', `sleep ${seconds}; exec "$0" "$@"`, everything.command, ...everything.args] });
+    const dir = await tempDir('switchboard-toolset-late-');
+    const settings = { listTimeoutMs: 1500, http: { unauthenticatedAdmin: true } };
+    type Listed = { toolsets: Array<{ name: string; missing: Array<{ server: string; tool: string; reason: string }> }> };
+    const listed = async (url: string) => ((await (await fetch(`${url}/api/toolsets`)).json()) as Listed).toolsets.find((t) => t.name === 'daily')!;
+    // First run: the server starts at once, and the toolset is saved with its tool checked.
+    let gateway = await startHttpGateway(await writeConfig({ late: sleeping(0) }, settings, dir));
+    try {
+      const created = await fetch(`${gateway.url}/api/toolsets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'daily', tools: [{ server: 'late', tool: 'echo' }] }) });
+      expect(created.status, await created.clone().text()).toBe(201);
+      expect((await listed(gateway.url)).missing).toEqual([]);
+    } finally {
+      await gateway.close();
+    }
+    // Second run, same data dir: "late" is another command now (it sleeps first), so nothing is cached for it.
+    gateway = await startHttpGateway(await writeConfig({ late: sleeping(SLOW_START_MS / 1000) }, settings, dir));
+    try {
+      const { missing } = await listed(gateway.url);
+      console.log(`toolset tool of a server not listed yet: ${missing[0]?.reason}`);
+      expect(missing).toEqual([{ server: 'late', tool: 'echo', reason: expect.stringMatching(/^server "late" has not listed its tools yet/) }]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('a per-server endpoint of a server never seen and not up in time opens with default capabilities and a warning', { timeout: 60_000 }, async () => {
     const { hang } = await mixedServers();
     const config = await writeConfig({ hang }, { listTimeoutMs: 1000 });
