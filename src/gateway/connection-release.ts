@@ -59,7 +59,7 @@ export class ConnectionReleaser {
     // Profiles 2026-07-28 clients used lately are in use too (their sessions last one request).
     const recent = Date.now() - this.context.isolatedIdleMs;
     for (const [profileKey, lastUsed] of this.modernUse) if (lastUsed > recent) used.add(profileKey);
-    await Promise.all([...profiles].filter((key) => !used.has(key)).map((key) => this.track(this.releaseProfile(key, true))));
+    await Promise.all([...profiles].filter((key) => !used.has(key)).map((key) => this.track(this.releaseProfile(key, true, UNUSED_RELEASED))));
   }
 
   /**
@@ -170,14 +170,14 @@ export class ConnectionReleaser {
     }));
   }
 
-  /** `keepCatalog`: keep the profile's listings (and their errors) in memory; only the servers stop. */
-  private async releaseProfile(profileKey: string, keepCatalog = false): Promise<void> {
+  /** `keepCatalog`: keep the profile's listings (and their errors) in memory; only the servers stop. `why`: the log line. */
+  private async releaseProfile(profileKey: string, keepCatalog = false, why = SESSION_ENDED_RELEASED): Promise<void> {
     const { pool, subscriptions, log } = this.context;
     const pinned = this.kept(profileKey);
     if (pinned.size === 0 && !keepCatalog) this.context.catalogs.delete(profileKey);
     const released = await pool.releaseProfile(profileKey, pinned);
     for (const connection of released) subscriptions.dropConnection(connection);
-    if (released.length) log.info({ profile: profileKey, connections: released.length }, 'last session of a capability profile ended; its connections stopped');
+    if (released.length) log.info({ profile: profileKey, connections: released.length }, why);
   }
 
   /** The servers of a profile that stay up whoever uses them: pinned ones (bare profile) and those listen streams hold. */
@@ -202,6 +202,10 @@ export class ConnectionReleaser {
  * only while it answers a request, else its use counts like an HTTP client's requests. Management
  * sessions hold no downstream connections.
  */
+const SESSION_ENDED_RELEASED = 'last session of a capability profile ended; its connections stopped';
+/** After a listing of the gateway's own (discovery at boot, a reload): no client session used these lately. */
+const UNUSED_RELEASED = 'connections no client session used lately stopped (started for a listing of the gateway\'s own)';
+
 function holdsConnections(session: GatewaySession): boolean {
   if (session.view.kind === 'management') return false;
   return session.era !== 'modern' || session.perRequest || session.handling > 0;
