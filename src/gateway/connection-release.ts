@@ -13,6 +13,11 @@ import type { GatewaySession } from './session.js';
 import type { ResourceSubscriber, SubscriptionRegistry } from './subscriptions.js';
 import type { ListenHolds } from './listen-holds.js';
 
+/** What a profile's release logs: its last 2025 session ended. */
+const SESSION_ENDED_RELEASED = 'last session of a capability profile ended; its connections stopped';
+/** After a listing of the gateway's own (discovery at boot, a reload): no client session used these lately. */
+const UNUSED_RELEASED = 'connections no client session used lately stopped (started for a listing of the gateway\'s own)';
+
 export interface ReleaseContext {
   pool: ServerPool;
   sessions: () => Iterable<GatewaySession>;
@@ -202,10 +207,6 @@ export class ConnectionReleaser {
  * only while it answers a request, else its use counts like an HTTP client's requests. Management
  * sessions hold no downstream connections.
  */
-const SESSION_ENDED_RELEASED = 'last session of a capability profile ended; its connections stopped';
-/** After a listing of the gateway's own (discovery at boot, a reload): no client session used these lately. */
-const UNUSED_RELEASED = 'connections no client session used lately stopped (started for a listing of the gateway\'s own)';
-
 function holdsConnections(session: GatewaySession): boolean {
   if (session.view.kind === 'management') return false;
   return session.era !== 'modern' || session.perRequest || session.handling > 0;

@@ -44,14 +44,11 @@ export class ToolsetService {
    * called missing; one that fails to list cannot be checked, and its references are kept.
    */
   async build(input: { name: string; description?: string; tools: ToolReferenceInput[] }, catalog: Catalog, serverKeys: readonly string[]): Promise<Toolset> {
-    const referenced = new Set(input.tools.map((ref) => parseReference(ref, serverKeys).server));
+    const references = input.tools.map((ref) => parseReference(ref, serverKeys));
+    const referenced = new Set(references.map((ref) => ref.server));
     await catalog.ensure(serverKeys.filter((key) => referenced.has(key)));
     return this.serialized(() => {
-      const references = input.tools.map((ref) => {
-        const parsed = parseReference(ref, serverKeys);
-        checkReference(parsed, ref, catalog, serverKeys);
-        return parsed;
-      });
+      references.forEach((parsed, i) => checkReference(parsed, input.tools[i], catalog, serverKeys));
       const unique = dedupe(references);
       const saved = this.repository.save({ name: input.name, description: input.description, tools: unique });
       if (this.repository.active() === input.name) this.onEquipChanged();

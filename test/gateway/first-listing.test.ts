@@ -36,6 +36,17 @@ const SETTINGS = { listTimeoutMs: LIST_TIMEOUT_MS, resilience: { connectTimeoutM
 type Names = { tools: Array<{ name: string }> };
 const names = (listed: Names) => listed.tools.map((t) => t.name);
 
+/** server-everything behind a shell that sleeps first: a real server that starts slowly. */
+function sleepingEverything(seconds: number) {
+  const everything = npmServer('everything');
+  return { ...everything, command: 'sh', args: ['-c', `sleep ${seconds}; exec "$0" "$@"`, everything.command, ...everything.args] };
+}
+
+/** POST /api/toolsets (the config sets http.unauthenticatedAdmin). */
+function postToolset(url: string, name: string, tools: Array<{ server: string; tool: string }>): Promise<Response> {
+  return fetch(`${url}/api/toolsets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, tools }) });
+}
+
 describe('the first listing, bounded', () => {
   it('HTTP: answers within listTimeoutMs, announces the slow server, reports the failed ones', { timeout: 90_000 }, async () => {
     const config = await writeConfig(await mixedServers(), SETTINGS);
@@ -129,10 +140,7 @@ describe('the first listing, bounded', () => {
   });
 
   it('two HTTP clients: prompts, resources and a toolset naming a server left out of the first listing wait for it', { timeout: 90_000 }, async () => {
-    // server-everything behind a shell that sleeps first: a real server that starts slowly.
-    const everything = npmServer('everything');
-    const late = { ...everything, command: 'sh', args: ['-c', `sleep ${SLOW_START_MS / 1000}; exec "$0" "$@"`, everything.command, ...everything.args] };
-    const config = await writeConfig({ late }, { listTimeoutMs: 1500, http: { unauthenticatedAdmin: true } });
+    const config = await writeConfig({ late: sleepingEverything(SLOW_START_MS / 1000) }, { listTimeoutMs: 1500, http: { unauthenticatedAdmin: true } });
     const gateway = await startHttpGateway(config);
     const [first, second] = [newClient(), newClient()];
     const connected = [await connectHttp(gateway.url, first), await connectHttp(gateway.url, second)];
@@ -141,14 +149,12 @@ describe('the first listing, bounded', () => {
       expect(listed.prompts.map((p) => p.name)).not.toContain('late_completable-prompt');
       const started = performance.now();
       // Each of these used to fail at once as unknown; now each waits for the server to list.
-      const toolset = (tools: Array<{ server: string; tool: string }>) =>
-        fetch(`${gateway.url}/api/toolsets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'early', tools }) });
       const [promptCompletion, prompt, read, templateCompletion, created] = await Promise.all([
         first.complete({ ref: { type: 'ref/prompt', name: 'late_completable-prompt' }, argument: { name: 'department', value: 'E' } }),
         first.getPrompt({ name: 'late_simple-prompt' }),
         second.readResource({ uri: 'demo://resource/dynamic/text/3' }),
         second.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '1' } }),
-        toolset([{ server: 'late', tool: 'echo' }]),
+        postToolset(gateway.url, 'early', [{ server: 'late', tool: 'echo' }]),
       ]);
       console.log(`prompt, resource and toolset requests for the left-out server answered after ${(performance.now() - started).toFixed(0)} ms (it starts after ${SLOW_START_MS} ms)`);
       expect(promptCompletion.completion.values).toContain('Engineering');
@@ -157,7 +163,7 @@ describe('the first listing, bounded', () => {
       expect(templateCompletion.completion.values.length).toBeGreaterThan(0);
       expect(created.status, await created.clone().text()).toBe(201);
       // Once it is listed, a tool it does not have is refused with close matches.
-      const typo = await toolset([{ server: 'late', tool: 'echoo' }]);
+      const typo = await postToolset(gateway.url, 'early', [{ server: 'late', tool: 'echoo' }]);
       expect(typo.status).toBe(400);
       expect(((await typo.json()) as { error: string }).error).toMatch(/Server "late" has no tool "echoo"\. Did you mean: late\.echo/);
       // Once it is listed, a name nobody lists is still unknown, and answered at once.
@@ -170,23 +176,21 @@ describe('the first listing, bounded', () => {
   });
 
   it('a saved toolset whose server has not listed yet says so, instead of calling its tool missing', { timeout: 60_000 }, async () => {
-    const everything = npmServer('everything');
-    const sleeping = (seconds: number) => ({ ...everything, command: 'sh', args: ['-c', `sleep ${seconds}; exec "$0" "$@"`, everything.command, ...everything.args] });
     const dir = await tempDir('switchboard-toolset-late-');
     const settings = { listTimeoutMs: 1500, http: { unauthenticatedAdmin: true } };
     type Listed = { toolsets: Array<{ name: string; missing: Array<{ server: string; tool: string; reason: string }> }> };
     const listed = async (url: string) => ((await (await fetch(`${url}/api/toolsets`)).json()) as Listed).toolsets.find((t) => t.name === 'daily')!;
     // First run: the server starts at once, and the toolset is saved with its tool checked.
-    let gateway = await startHttpGateway(await writeConfig({ late: sleeping(0) }, settings, dir));
+    let gateway = await startHttpGateway(await writeConfig({ late: sleepingEverything(0) }, settings, dir));
     try {
-      const created = await fetch(`${gateway.url}/api/toolsets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'daily', tools: [{ server: 'late', tool: 'echo' }] }) });
+      const created = await postToolset(gateway.url, 'daily', [{ server: 'late', tool: 'echo' }]);
       expect(created.status, await created.clone().text()).toBe(201);
       expect((await listed(gateway.url)).missing).toEqual([]);
     } finally {
       await gateway.close();
     }
     // Second run, same data dir: "late" is another command now (it sleeps first), so nothing is cached for it.
-    gateway = await startHttpGateway(await writeConfig({ late: sleeping(SLOW_START_MS / 1000) }, settings, dir));
+    gateway = await startHttpGateway(await writeConfig({ late: sleepingEverything(SLOW_START_MS / 1000) }, settings, dir));
     try {
       const { missing } = await listed(gateway.url);
       console.log(`toolset tool of a server not listed yet: ${missing[0]?.reason}`);
