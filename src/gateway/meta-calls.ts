@@ -85,6 +85,18 @@ function serverStatus(host: MetaHost, catalog: Catalog, server: string): { statu
   return { status, ...(listing.error && { error: listing.error }) };
 }
 
+/**
+ * A search or browse filtered to one server waits for that server's listing when the session's
+ * bounded first listing left it out (it is still starting): it answers with the server's tools, as a
+ * tools/call of one of them would wait for it, instead of none. Unfiltered, nothing waits; the
+ * status of a server still starting shows. The arguments are checked afterwards, as before.
+ */
+async function namedServerListed(host: MetaHost, catalog: Catalog, args: unknown): Promise<void> {
+  const server = (args as { server?: unknown } | undefined)?.server;
+  if (typeof server !== 'string' || catalog.listedAll([server])) return;
+  if (scopedServers(host.local, host.scope).includes(server)) await catalog.ensure([server]);
+}
+
 export async function callMetaTool(host: MetaHost, name: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
   if (requestLog && name !== TOOL_EXECUTE) {
     const fields = { requestId: ctx.mcpReq.id, correlationId: correlationOf(ctx), session: host.id, method: request.method, server: 'switchboard', tool: name };
@@ -95,6 +107,7 @@ export async function callMetaTool(host: MetaHost, name: string, request: JSONRP
 
 async function answerMetaTool(host: MetaHost, name: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
   const catalog = await host.catalog();
+  if (name === TOOL_DISCOVERY || name === TOOL_CAPABILITIES) await namedServerListed(host, catalog, params.arguments);
   if (name === TOOL_DISCOVERY) return runDiscovery(environment(host, catalog, ctx), params.arguments);
   if (name === TOOL_CAPABILITIES) return runCapabilities(environment(host, catalog), params.arguments);
   const { toolKey, arguments: args } = parseExecute(params.arguments);

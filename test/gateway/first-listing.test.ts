@@ -175,6 +175,38 @@ describe('the first listing, bounded', () => {
     }
   });
 
+  it('meta mode, two HTTP clients: a search or browse filtered to a server left out of the first listing waits for it', { timeout: 90_000 }, async () => {
+    const config = await writeConfig({ late: sleepingEverything(SLOW_START_MS / 1000) }, { listTimeoutMs: 1500 });
+    const gateway = await startHttpGateway(config, ['--mode', 'meta']);
+    const [first, second] = [newClient(), newClient()];
+    const connected = [await connectHttp(gateway.url, first), await connectHttp(gateway.url, second)];
+    type Structured = { structuredContent: Record<string, any> };
+    const meta = (client: typeof first, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }).then((r) => (r as Structured).structuredContent);
+    try {
+      // Unfiltered, nothing waits: the server still starting shows with its status and no tools.
+      const all = await meta(first, 'tool_capabilities', {});
+      const before = all.servers.find((s: { server: string }) => s.server === 'late');
+      expect(before.tools).toBe(0);
+      expect(before.status).not.toBe('connected');
+      const started = performance.now();
+      const [browsed, found] = await Promise.all([
+        meta(first, 'tool_capabilities', { server: 'late' }),
+        meta(second, 'tool_discovery', { query: 'echo the message back', server: 'late', detailLevel: 'minimal' }),
+      ]);
+      console.log(`filtered meta calls for the left-out server answered after ${(performance.now() - started).toFixed(0)} ms (it starts after ${SLOW_START_MS} ms)`);
+      expect(browsed.servers).toEqual([expect.objectContaining({ server: 'late', status: 'connected' })]);
+      expect(browsed.servers[0].tools).toBeGreaterThan(5);
+      expect(browsed.totalTools).toBe(browsed.servers[0].tools);
+      expect(found.tools.map((t: { toolKey: string }) => t.toolKey)).toContain('late_echo');
+      // A server that is not configured is still refused at once, with the ones that are.
+      const unknown = await first.callTool({ name: 'tool_capabilities', arguments: { server: 'nope' } }).catch((e: unknown) => e);
+      expect(String(unknown)).toMatch(/No server "nope"/);
+    } finally {
+      for (const c of connected) await c.close();
+      await gateway.close();
+    }
+  });
+
   it('a saved toolset whose server has not listed yet says so, instead of calling its tool missing', { timeout: 60_000 }, async () => {
     const dir = await tempDir('switchboard-toolset-late-');
     const settings = { listTimeoutMs: 1500, http: { unauthenticatedAdmin: true } };
