@@ -13,10 +13,16 @@ import type { GatewaySession } from './session.js';
 import type { ResourceSubscriber, SubscriptionRegistry } from './subscriptions.js';
 import type { ListenHolds } from './listen-holds.js';
 
-/** What a profile's release logs: its last 2025 session ended. */
-const SESSION_ENDED_RELEASED = 'last session of a capability profile ended; its connections stopped';
-/** After a listing of the gateway's own (discovery at boot, a reload): no client session used these lately. */
-const UNUSED_RELEASED = 'connections no client session used lately stopped (started for a listing of the gateway\'s own)';
+/**
+ * The two kinds of a whole profile's release: what each does with the profile's listings, and what
+ * it logs. `sessionEnded`: its last 2025 session ended; the catalog goes too (unless servers stay
+ * up on it). `unused`: after a listing of the gateway's own (discovery at boot, a reload), no client
+ * session used these lately; the listings stay in memory, only the servers stop.
+ */
+const PROFILE_RELEASES = {
+  sessionEnded: { keepCatalog: false, message: 'last session of a capability profile ended; its connections stopped' },
+  unused: { keepCatalog: true, message: 'connections no client session used lately stopped (started for a listing of the gateway\'s own)' },
+} as const;
 
 export interface ReleaseContext {
   pool: ServerPool;
@@ -64,7 +70,7 @@ export class ConnectionReleaser {
     // Profiles 2026-07-28 clients used lately are in use too (their sessions last one request).
     const recent = Date.now() - this.context.isolatedIdleMs;
     for (const [profileKey, lastUsed] of this.modernUse) if (lastUsed > recent) used.add(profileKey);
-    await Promise.all([...profiles].filter((key) => !used.has(key)).map((key) => this.track(this.releaseProfile(key, true, UNUSED_RELEASED))));
+    await Promise.all([...profiles].filter((key) => !used.has(key)).map((key) => this.track(this.releaseProfile(key, 'unused'))));
   }
 
   /**
@@ -83,7 +89,7 @@ export class ConnectionReleaser {
       return;
     }
     if (![...this.context.sessions()].some((s) => s.view.kind !== 'management' && s.profile.key === profileKey)) {
-      void this.track(this.releaseProfile(profileKey));
+      void this.track(this.releaseProfile(profileKey, 'sessionEnded'));
     }
     if (session.profile.owner !== undefined) this.releaseUnusedShared(Date.now());
   }
@@ -175,14 +181,15 @@ export class ConnectionReleaser {
     }));
   }
 
-  /** `keepCatalog`: keep the profile's listings (and their errors) in memory; only the servers stop. `why`: the log line. */
-  private async releaseProfile(profileKey: string, keepCatalog = false, why = SESSION_ENDED_RELEASED): Promise<void> {
+  /** Stops a profile's connections (except those kept), as the kind of release says (PROFILE_RELEASES). */
+  private async releaseProfile(profileKey: string, kind: keyof typeof PROFILE_RELEASES): Promise<void> {
     const { pool, subscriptions, log } = this.context;
+    const { keepCatalog, message } = PROFILE_RELEASES[kind];
     const pinned = this.kept(profileKey);
     if (pinned.size === 0 && !keepCatalog) this.context.catalogs.delete(profileKey);
     const released = await pool.releaseProfile(profileKey, pinned);
     for (const connection of released) subscriptions.dropConnection(connection);
-    if (released.length) log.info({ profile: profileKey, connections: released.length }, why);
+    if (released.length) log.info({ profile: profileKey, connections: released.length }, message);
   }
 
   /** The servers of a profile that stay up whoever uses them: pinned ones (bare profile) and those listen streams hold. */
