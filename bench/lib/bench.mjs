@@ -267,7 +267,7 @@ function aggregate(targets, runs, skipped) {
     record.ratio_calls32_paired_rounds = paired((r) => callsAt(r, 32), 'calls32');
     record.ratio_calls32_paired = medianOf(record.ratio_calls32_paired_rounds);
   }
-  // Directs first, then Switchboard, then peers; each group in definition order.
-  const rank = { direct: 0, switchboard: 1, peer: 2 };
+  // Directs first, then Switchboard, then peers, then the relay floor; each group in definition order.
+  const rank = { direct: 0, switchboard: 1, peer: 2, floor: 3 };
   return [...out.values()].sort((a, b) => rank[/** @type {'direct'} */ (a.group)] - rank[/** @type {'direct'} */ (b.group)]);
 }

@@ -23,7 +23,7 @@ const NODE = process.execPath;
  * @property {'stdio' | 'http' | 'sse'} face what the client speaks
  * @property {string} downstream how the target reaches the echo server ('-' for the echo server itself)
  * @property {'direct-stdio' | 'direct-http'} baseline
- * @property {'direct' | 'switchboard' | 'peer'} group
+ * @property {'direct' | 'switchboard' | 'peer' | 'floor'} group 'floor': a reference, not a product (what a relay costs at least)
  * @property {boolean} [fullOnly] only in full runs
  * @property {string} [version]
  * @property {(ctx: Context) => string | undefined} [unavailable] why it cannot run here, if it cannot
@@ -342,6 +342,18 @@ export const TARGETS = [
         (port) => ({ kind: 'http', url: `http://127.0.0.1:${port}/mcp` }),
         ctx,
       ),
+  },
+  {
+    // The floor of any stdio gateway on this machine, measured in the same run as the gateway: a
+    // process that parses each line, swaps the request id and writes it on (bench/relay-floor.mjs).
+    // A stdio ratio read against this row separates the process hop from the gateway's own work.
+    id: 'relay-floor-stdio',
+    label: 'JSON relay floor (relay-floor.mjs --json)',
+    face: 'stdio',
+    downstream: 'stdio',
+    baseline: 'direct-stdio',
+    group: 'floor',
+    start: async () => stdioDeployment({ kind: 'stdio', command: NODE, args: [path.join(BENCH_DIR, 'relay-floor.mjs'), '--json', '--', NODE, ECHO_SERVER, '--stdio'] }),
   },
   // The stdio peers (lib/stdio-peers.mjs): built from source, never installed by this project.
   ...STDIO_PEERS.map((peer) => {
