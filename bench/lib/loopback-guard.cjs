@@ -3,6 +3,7 @@
 // registry refresh, a tunnel, telemetry) fails locally instead of reaching the network. It changes
 // nothing on the per-request path: only `Socket#connect` is wrapped, and a peer fronting a stdio
 // server opens no outbound sockets while it serves.
+// @ts-check
 'use strict';
 const net = require('node:net');
 
@@ -10,7 +11,7 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\]|::ffff:127(\.\d{1,3}
 const original = net.Socket.prototype.connect;
 let warned = 0;
 
-/** The host a `Socket#connect(...)` call targets, or undefined for a local (IPC) path. */
+/** The host a `Socket#connect(...)` call targets, or undefined for a local (IPC) path. @param {any[]} args */
 function targetHost(args) {
   let first = args[0];
   if (Array.isArray(first)) first = first[0]; // net.connect() passes its normalized [options, cb]
@@ -21,7 +22,7 @@ function targetHost(args) {
   return undefined; // a path
 }
 
-net.Socket.prototype.connect = function connect(...args) {
+net.Socket.prototype.connect = /** @type {typeof original} */ (/** @this {import('node:net').Socket} @param {any[]} args */ function connect(...args) {
   const host = targetHost(args);
   if (host !== undefined && !LOOPBACK.test(String(host))) {
     if (warned++ < 5) process.stderr.write(`[loopback-guard] refused a connection to ${host} (benchmarks stay on 127.0.0.1)\n`);
@@ -29,5 +30,5 @@ net.Socket.prototype.connect = function connect(...args) {
     process.nextTick(() => this.destroy(error));
     return this;
   }
-  return original.apply(this, args);
-};
+  return original.apply(this, /** @type {Parameters<typeof original>} */ (args));
+});
