@@ -94,7 +94,8 @@ function serverStatus(host: MetaHost, catalog: Catalog, server: string): { statu
 async function namedServerListed(host: MetaHost, catalog: Catalog, args: unknown): Promise<void> {
   const server = (args as { server?: unknown } | undefined)?.server;
   if (typeof server !== 'string' || catalog.listedAll([server])) return;
-  if (scopedServers(host.local, host.scope).includes(server)) await catalog.ensure([server]);
+  // Only a configured server the client may see (the others are refused afterwards, at once).
+  if (host.local.servers.has(server) && (!host.scope || host.scope.allowsServer(server))) await catalog.ensure([server]);
 }
 
 export async function callMetaTool(host: MetaHost, name: string, request: JSONRPCRequest, params: Params, ctx: ServerContext): Promise<Result> {
