@@ -64,8 +64,10 @@ function stop(state: Peek): void {
   // Paused before the listener goes: a flowing stream without one would drop what it reads next.
   state.stream.pause();
   state.stream.off('data', state.onData);
-  state.stream.off('end', state.onEnd);
-  // An error listener stays until the face's own is attached (an 'error' with none would throw).
+  // The end and error listeners stay until the face's own are attached: the input's end can come
+  // right behind the first line (a client that writes `initialize` and closes), and a stream
+  // emits 'end' once; missed here, the face would wait for it forever. (An 'error' with no
+  // listener would throw.)
 }
 
 /**
@@ -77,6 +79,7 @@ export function takePeekedInput(stream: NodeJS.ReadableStream): PeekedInput | un
   if (!state || state.stream !== stream) return undefined;
   peek = undefined;
   stop(state);
+  state.stream.off('end', state.onEnd);
   state.stream.off('error', state.onEnd);
   return { bytes: Buffer.concat(state.chunks), ended: state.ended };
 }

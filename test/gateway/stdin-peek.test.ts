@@ -75,6 +75,23 @@ describe('the early look at stdin', () => {
     expect(closed()).toBe(true);
   });
 
+  it('closes the face when the input ended right behind the first line (a client that writes initialize and closes)', async () => {
+    // The end comes after the look stopped reading: the stream says so once, before the face listens.
+    for (const send of [(input: PassThrough) => input.end(line(5)), (input: PassThrough) => (input.write(line(5)), setImmediate(() => input.end()))]) {
+      const input = new PassThrough();
+      const seen: string[] = [];
+      peekFirstLine(input, (first) => seen.push(first));
+      send(input);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(seen).toEqual([line(5).trimEnd()]);
+      const { transport, ids, closed } = face(input);
+      await transport.start();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(ids).toEqual([5]); // the line is still handed to the face, then it closes
+      expect(closed()).toBe(true);
+    }
+  });
+
   it('gives up on a first line over 1 MB, however it comes, and the face gets all of it', async () => {
     const long = `${JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } })}\n`;
     // Past the limit before its end; whole in one chunk; and begun under the limit, ended over it.

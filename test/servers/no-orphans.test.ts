@@ -1,12 +1,13 @@
 // No child outlives the gateway: on each exit path of `serve --stdio` (stdin closed, SIGTERM, SIGINT,
 // an uncaught error) a server tree that ignores stdin closing, SIGTERM and SIGINT, with a grandchild
 // MCP server and a detached grandchild in its own session, is gone afterwards, checked PID by PID.
+// Also when the input ends while the gateway still loads (a client that writes initialize and closes).
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, REPO, dataDirFor, fixtureServer, isAlive, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
+import { CLI, REPO, dataDirFor, fixtureServer, isAlive, npmServer, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
 
 type Tree = { wrapper: number; server: number; sleeper: number };
 const leftovers: number[] = [];
@@ -73,6 +74,35 @@ describe('no child outlives the gateway (a tree that ignores SIGTERM, with grand
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('injected uncaught error');
     await expectAllGone(run.tree);
+  });
+});
+
+describe('stdin closed while the gateway still loads', () => {
+  it('a client that writes initialize and closes at once: the gateway exits and stops the server it started early', async () => {
+    // `serve` reads the first line before the gateway has loaded (stdin-peek.ts); the end of input
+    // comes right behind it, while nobody listens yet. Once, the gateway missed it and never exited.
+    const dir = await tempDir('switchboard-orphans-');
+    const pidFile = path.join(dir, 'server.pid');
+    const everything = npmServer('everything');
+    const server = { command: 'sh', args: ['-c', `echo $$ > '${pidFile}'; exec '${everything.command}' ${everything.args.map((a) => `'${a}'`).join(' ')}`] };
+    const config = await writeConfig({ early: server }, undefined, dir);
+    const gateway = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config)], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+    leftovers.push(gateway.pid!);
+    let stderr = '';
+    gateway.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    gateway.stdout!.resume();
+    const exited = new Promise<{ code: number | null }>((resolve) => gateway.once('exit', (code) => resolve({ code })));
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    gateway.stdin!.end(`${JSON.stringify(initialize)}\n`);
+    const { code } = await waitFor(() => Promise.race([exited, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit after its input ended', 20_000).catch((error: Error) => {
+      throw new Error(`${error.message}; its log:\n${stderr}`);
+    });
+    expect(code).toBe(0);
+    expect(stderr).toContain('"reason":"stdin closed"');
+    expect(stderr).toContain('servers started early'); // the early start (and its look at stdin) did run
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    leftovers.push(pid);
+    await waitFor(() => !isAlive(pid), `the early server (pid ${pid}) to be gone`, 2_000);
   });
 });
 
