@@ -16,6 +16,7 @@
 // servers/prestart.ts), so it runs while the gateway loads instead of after its answer.
 // How entries are read (which list, disabled, implied type, expansion, the absolute launch) is the
 // loader's own zod-free half, config/raw-entries.ts; this module only picks which of them start early.
+// Until serve's shutdown is in place, a SIGTERM or SIGINT stops what started and exits (early-signals.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isatty } from 'node:tty';
@@ -28,6 +29,7 @@ import { serverIdentity } from '../servers/identity.js';
 import { initializeEarly, prestart } from '../servers/prestart.js';
 import { capabilitiesForClientLine, downstreamInitializeParams } from '../servers/downstream-hello.js';
 import { peekFirstLine } from '../gateway/stdin-peek.js';
+import { watchEarlySignals } from './early-signals.js';
 import { stdioSpawnSpec } from '../servers/spawn-spec.js';
 import { dataDirOf } from './data-dir.js';
 import { faceOf, serveOptions } from './serve-face.js';
@@ -146,6 +148,7 @@ function settingsOf(root: Record<string, unknown>, file: string): { lazy?: boole
 // The side effect main.ts imports this module for: before anything heavy loads. A failure here only
 // means nothing starts early; serve logs why (serve-early-servers.ts) and goes on lazily.
 if (process.argv[2] === 'serve') {
+  watchEarlySignals();
   try {
     Object.assign(prestartOutcome, prestartServe(process.argv.slice(3)));
     if (prestartOutcome.started.length && !isatty(0)) {

@@ -18,6 +18,7 @@ import { CredentialStore } from '../auth/credential-store.js';
 import { adoptEarlyServers } from './serve-early-servers.js';
 import { CalledServersKeeper } from './called-servers-keeper.js';
 import { trimHeapWhenIdle } from './idle-heap-trim.js';
+import { handOverSignals } from './early-signals.js';
 
 /** How long after the start the config file begins to be watched (watchConfig's startAfterMs). */
 const CONFIG_WATCH_DELAY_MS = 1000;
@@ -168,8 +169,18 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     store.close();
     process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  handOverSignals(); // until here, a signal stopped the servers started early and exited (early-signals.ts)
+  // A second signal while the servers stop (a double Ctrl-C) exits at once: the exit hook SIGKILLs
+  // what still runs. With no handler left, its default action would end the process without the hook.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) return void shutdown(signal);
+    log.warn({ signal }, 'second signal while stopping: exiting now; servers still stopping are killed');
+    // The line is written before the exit (the log streams are asynchronous); a stuck stream waits no longer than a moment.
+    setTimeout(() => process.exit(0), 500);
+    log.flush(() => process.exit(0));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const crash = (error: unknown) => {
     log.fatal({ err: error instanceof Error ? error.stack ?? error.message : String(error) }, 'uncaught error; stopping every server and exiting');
     if (stopping) process.exit(1);

@@ -1,7 +1,8 @@
 // No child outlives the gateway: on each exit path of `serve --stdio` (stdin closed, SIGTERM, SIGINT,
 // an uncaught error) a server tree that ignores stdin closing, SIGTERM and SIGINT, with a grandchild
 // MCP server and a detached grandchild in its own session, is gone afterwards, checked PID by PID.
-// Also when the input ends while the gateway still loads (a client that writes initialize and closes).
+// Also when the input ends, or a signal comes, while the gateway still loads, and for a second
+// signal while the servers stop.
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -27,7 +28,8 @@ async function runGateway(exit: (gateway: ReturnType<typeof spawn>) => void): Pr
   let stderr = '';
   gateway.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   gateway.once('exit', () => undefined);
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => gateway.once('exit', (code, signal) => resolve({ code, signal })));
+  // 'close': the gateway has exited and its stderr is read to the end (its last lines come after 'exit').
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => gateway.once('close', (code, signal) => resolve({ code, signal })));
   const lines: Array<{ id?: number; result?: { tools: Array<{ name: string }> } }> = [];
   createInterface({ input: gateway.stdout! }).on('line', (line) => lines.push(JSON.parse(line)));
   const send = (message: unknown) => gateway.stdin!.write(`${JSON.stringify(message)}\n`);
@@ -69,6 +71,18 @@ describe('no child outlives the gateway (a tree that ignores SIGTERM, with grand
     await expectAllGone(run.tree);
   });
 
+  it('a second SIGTERM while the servers stop (a double Ctrl-C)', async () => {
+    // The stop gives the tree its grace; the second signal comes within it. With no handler left for
+    // it, its default action ended the gateway without the exit hook, and the tree stayed.
+    const run = await runGateway((g) => {
+      g.kill('SIGTERM');
+      setTimeout(() => g.kill('SIGTERM'), 150);
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('second signal while stopping');
+    await expectAllGone(run.tree);
+  });
+
   it('an uncaught error', async () => {
     const run = await runGateway((g) => g.kill('SIGUSR2'));
     expect(run.code).toBe(1);
@@ -104,6 +118,35 @@ describe('stdin closed while the gateway still loads', () => {
     leftovers.push(pid);
     await waitFor(() => !isAlive(pid), `the early server (pid ${pid}) to be gone`, 2_000);
   });
+});
+
+describe('a signal while the gateway still loads', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} as soon as the server started early runs: the gateway exits and the server is gone`, async () => {
+      // serve starts the config's only server before its own modules load (serve-prestart.ts), so it
+      // runs while serve's shutdown is not in place yet. Once, the signal's default action ended the
+      // gateway there without its exit hook, and the server stayed.
+      const dir = await tempDir('switchboard-orphans-');
+      const pidFile = path.join(dir, 'server.pid');
+      const everything = npmServer('everything');
+      const server = { command: 'sh', args: ['-c', `echo $$ > '${pidFile}'; exec '${everything.command}' ${everything.args.map((a) => `'${a}'`).join(' ')}`] };
+      const config = await writeConfig({ early: server }, undefined, dir);
+      const gateway = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config)], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+      leftovers.push(gateway.pid!);
+      let stderr = '';
+      gateway.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+      gateway.stdout!.resume();
+      const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => gateway.once('exit', (code, how) => resolve({ code, signal: how })));
+      const pid = await waitFor(() => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')), 'the early server to start', 20_000);
+      leftovers.push(pid);
+      gateway.kill(signal);
+      const ended = await waitFor(() => Promise.race([exited, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit', 15_000);
+      expect(ended).toEqual({ code: 0, signal: null }); // exited by itself, not by the signal's default action
+      await waitFor(() => !isAlive(pid), `the early server (pid ${pid}) to be gone`, 2_000);
+      // Which stop ran (the early one unless loading beat the server's start): both must leave nothing.
+      console.log(`${signal}: ${stderr.includes('while starting') ? 'stopped while starting' : "serve's own shutdown"}`);
+    });
+  }
 });
 
 describe('the exit hook on its own', () => {
