@@ -1,4 +1,4 @@
-// Owns SIGTERM and SIGINT of `serve` until serve's own shutdown is in place (serve.ts hands them
+// Owns SIGTERM, SIGINT and SIGHUP of `serve` until serve's own shutdown is in place (serve.ts hands them
 // over). Without it, a signal while the gateway still loads ends the process by the signal's
 // default action, which runs no exit hook: a server started early (serve-prestart.ts), or one the
 // pool started at boot, would outlive the gateway. Here the signal stops the servers started early
@@ -7,7 +7,7 @@
 // still running. Light on purpose: imported before the gateway loads.
 import { discardPrestarted } from '../servers/prestart.js';
 
-const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 let stopping = false;
 
 function onSignal(signal: NodeJS.Signals): void {
@@ -17,7 +17,7 @@ function onSignal(signal: NodeJS.Signals): void {
   void discardPrestarted(undefined).finally(() => process.exit(0));
 }
 
-/** From now until handOverSignals, SIGTERM and SIGINT stop the servers started early and exit. */
+/** From now until handOverSignals, SIGTERM, SIGINT and SIGHUP stop the servers started early and exit. */
 export function watchEarlySignals(): void {
   for (const signal of SIGNALS) process.on(signal, onSignal);
 }

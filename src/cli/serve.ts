@@ -179,8 +179,8 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     setTimeout(() => process.exit(0), 500);
     log.flush(() => process.exit(0));
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // SIGHUP too (the terminal serve runs in was closed): its default action would skip the orderly stop and the hook.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
   const crash = (error: unknown) => {
     log.fatal({ err: error instanceof Error ? error.stack ?? error.message : String(error) }, 'uncaught error; stopping every server and exiting');
     if (stopping) process.exit(1);

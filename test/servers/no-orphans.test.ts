@@ -1,5 +1,5 @@
 // No child outlives the gateway: on each exit path of `serve --stdio` (stdin closed, SIGTERM, SIGINT,
-// an uncaught error) a server tree that ignores stdin closing, SIGTERM and SIGINT, with a grandchild
+// SIGHUP, an uncaught error) a server tree that ignores stdin closing, SIGTERM and SIGINT, with a grandchild
 // MCP server and a detached grandchild in its own session, is gone afterwards, checked PID by PID.
 // Also when the input ends, or a signal comes, while the gateway still loads, and for a second
 // signal while the servers stop.
@@ -71,6 +71,13 @@ describe('no child outlives the gateway (a tree that ignores SIGTERM, with grand
     await expectAllGone(run.tree);
   });
 
+  it('SIGHUP (the terminal it runs in was closed)', async () => {
+    const run = await runGateway((g) => g.kill('SIGHUP'));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('"reason":"SIGHUP"');
+    await expectAllGone(run.tree);
+  });
+
   it('a second SIGTERM while the servers stop (a double Ctrl-C)', async () => {
     // The stop gives the tree its grace; the second signal comes within it. With no handler left for
     // it, its default action ended the gateway without the exit hook, and the tree stayed.
@@ -121,7 +128,7 @@ describe('stdin closed while the gateway still loads', () => {
 });
 
 describe('a signal while the gateway still loads', () => {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     it(`${signal} as soon as the server started early runs: the gateway exits and the server is gone`, async () => {
       // serve starts the config's only server before its own modules load (serve-prestart.ts), so it
       // runs while serve's shutdown is not in place yet. Once, the signal's default action ended the
