@@ -36,11 +36,10 @@ const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
  * Each holds the only copy of the modules listed with it, the ones that keep state (the children
  * waiting for adoption, the stdin look, the tracked process trees, the marker children get, what the
  * early start did, serve's signals until its shutdown takes them; the cache and the cap turned on
- * once): the rest of the bundle, and the other
- * files, import those from it. Modules without state may be in several (the config's plain
- * readers, the identity hash), which is only bytes; a class compared with `instanceof` across files
- * would have to be held too (none is). checkStandalone() fails the build when a held module is
- * bundled anywhere else.
+ * once): the rest of the bundle, and the other files, import those from it. Modules without state
+ * may be in several (the config's plain readers, the identity hash), which is only bytes; a class
+ * compared with `instanceof` across files would have to be held too (none is). checkStandalone()
+ * fails the build when a held module is bundled anywhere else.
  */
 const STANDALONE = [
   { file: 'serve-prestart.js', modules: ['cli/serve-prestart.js', 'cli/early-signals.js', 'servers/prestart.js', 'gateway/stdin-peek.js', 'servers/process-tree.js', 'config/self-reference.js'] },

@@ -16,7 +16,7 @@
 // servers/prestart.ts), so it runs while the gateway loads instead of after its answer.
 // How entries are read (which list, disabled, implied type, expansion, the absolute launch) is the
 // loader's own zod-free half, config/raw-entries.ts; this module only picks which of them start early.
-// Until serve's shutdown is in place, a SIGTERM or SIGINT stops what started and exits (early-signals.ts).
+// Until serve's shutdown is in place, a SIGTERM, SIGINT or SIGHUP stops what started and exits (early-signals.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isatty } from 'node:tty';
