@@ -2,13 +2,13 @@
 // SIGHUP, an uncaught error) a server tree that ignores stdin closing, SIGTERM and SIGINT, with a grandchild
 // MCP server and a detached grandchild in its own session, is gone afterwards, checked PID by PID.
 // Also when the input ends, or a signal comes, while the gateway still loads, and for a second
-// signal while the servers stop.
+// signal while the servers stop, on the stdio face and on the HTTP face with two clients.
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, REPO, dataDirFor, fixtureServer, isAlive, npmServer, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
+import { CLI, REPO, connectHttp, dataDirFor, fixtureServer, isAlive, npmServer, startHttpGateway, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
 
 type Tree = { wrapper: number; server: number; sleeper: number };
 const leftovers: number[] = [];
@@ -95,6 +95,31 @@ describe('no child outlives the gateway (a tree that ignores SIGTERM, with grand
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('injected uncaught error');
     await expectAllGone(run.tree);
+  });
+});
+
+describe('the HTTP face with two clients', () => {
+  it('a second SIGTERM while stopping: the gateway exits and the tree both clients used is gone', async () => {
+    // Signals are the process's, whichever face and however many clients: both clients' calls ran on
+    // the one stubborn tree, which ignores stdin closing and SIGTERM.
+    const dir = await tempDir('switchboard-orphans-');
+    const pidFile = path.join(dir, 'tree.json');
+    const config = await writeConfig({ stubborn: fixtureServer('stubborn-tree.ts', [], { STUBBORN_PID_FILE: pidFile }) }, { resilience: { shutdownGraceMs: 300 } }, dir);
+    const gateway = await startHttpGateway(config);
+    leftovers.push(gateway.child.pid!);
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => gateway.child.once('close', (code, signal) => resolve({ code, signal })));
+    const clients = await Promise.all([connectHttp(gateway.url), connectHttp(gateway.url)]);
+    const answers = await Promise.all(clients.map((c) => c.client.callTool({ name: 'stubborn_ok', arguments: {} })));
+    for (const answer of answers) expect(answer.isError).toBeFalsy();
+    const tree = await waitFor(() => existsSync(pidFile) && (JSON.parse(readFileSync(pidFile, 'utf8')) as Tree), 'the tree PID file');
+    leftovers.push(tree.wrapper, tree.server, tree.sleeper);
+    gateway.child.kill('SIGTERM');
+    setTimeout(() => gateway.child.kill('SIGTERM'), 150);
+    const ended = await waitFor(() => Promise.race([exited, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit', 15_000);
+    expect(ended).toEqual({ code: 0, signal: null });
+    expect(gateway.log.text()).toContain('second signal while stopping');
+    await expectAllGone(tree);
+    await Promise.all(clients.map((c) => c.client.close().catch(() => undefined)));
   });
 });
 
