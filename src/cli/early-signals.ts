@@ -1,20 +1,32 @@
-// Owns SIGTERM, SIGINT and SIGHUP of `serve` until serve's own shutdown is in place (serve.ts hands them
-// over). Without it, a signal while the gateway still loads ends the process by the signal's
-// default action, which runs no exit hook: a server started early (serve-prestart.ts), or one the
-// pool started at boot, would outlive the gateway. Here the signal stops the servers started early
-// (stdin closed, then SIGTERM and SIGKILL after their grace, servers/prestart.ts) and exits with 0,
-// as serve's own shutdown does; the exit hook (servers/process-tree.ts) SIGKILLs any tracked tree
-// still running. Light on purpose: imported before the gateway loads.
+// Owns SIGTERM, SIGINT and SIGHUP of `serve` until serve's own shutdown is in place (serve.ts takes
+// them with handOverSignals). Without it, a signal while the gateway still loads ends the process by
+// the signal's default action, which runs no exit hook: a server started early (serve-prestart.ts)
+// would outlive the gateway. Here a signal stops the servers started early (stdin closed, then
+// SIGTERM and SIGKILL after their grace, servers/prestart.ts) and exits. If serve finishes loading
+// meanwhile, it takes the signal over and runs its own shutdown instead, which stops whatever it
+// started too. A second signal exits at once; the exit hook (servers/process-tree.ts) SIGKILLs any
+// tracked tree still running. Light on purpose: imported before the gateway loads.
+import { writeSync } from 'node:fs';
 import { discardPrestarted } from '../servers/prestart.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
-let stopping = false;
+/** The signal being handled here, until serve takes it over. */
+let pending: NodeJS.Signals | undefined;
+let handedOver = false;
 
 function onSignal(signal: NodeJS.Signals): void {
-  if (stopping) return; // a second signal while the servers stop: the stop under way ends the process
-  stopping = true;
-  process.stderr.write(`switchboard: ${signal} while starting; stopping the servers started early and exiting\n`);
-  void discardPrestarted(undefined).finally(() => process.exit(0));
+  // process.exit() without a code: a failed start (main.ts set the exit code) keeps its code, else 0.
+  if (pending) return void process.exit(); // a second signal while the servers stop
+  pending = signal;
+  try {
+    // Synchronous, and never fatal: the client that went away may have closed the other end.
+    writeSync(2, `switchboard: ${signal} while starting; stopping the servers started early and exiting\n`);
+  } catch {
+    // nowhere to say it
+  }
+  void discardPrestarted(undefined).finally(() => {
+    if (!handedOver) process.exit();
+  });
 }
 
 /** From now until handOverSignals, SIGTERM, SIGINT and SIGHUP stop the servers started early and exit. */
@@ -22,7 +34,9 @@ export function watchEarlySignals(): void {
   for (const signal of SIGNALS) process.on(signal, onSignal);
 }
 
-/** Serve's shutdown takes the signals from here on. */
-export function handOverSignals(): void {
+/** Serve's shutdown takes the signals from here on; returns the signal that came meanwhile, for it to act on. */
+export function handOverSignals(): NodeJS.Signals | undefined {
   for (const signal of SIGNALS) process.off(signal, onSignal);
+  handedOver = true;
+  return pending;
 }

@@ -169,18 +169,21 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     store.close();
     process.exit(code);
   };
-  handOverSignals(); // until here, a signal stopped the servers started early and exited (early-signals.ts)
+  // Until here a signal was early-signals.ts's to handle; one that came meanwhile is acted on below.
+  const signalledWhileLoading = handOverSignals();
   // A second signal while the servers stop (a double Ctrl-C) exits at once: the exit hook SIGKILLs
   // what still runs. With no handler left, its default action would end the process without the hook.
   const onSignal = (signal: NodeJS.Signals) => {
     if (!stopping) return void shutdown(signal);
     log.warn({ signal }, 'second signal while stopping: exiting now; servers still stopping are killed');
-    // The line is written before the exit (the log streams are asynchronous); a stuck stream waits no longer than a moment.
+    // pino writes what it holds at exit; the flush, and at most a moment's wait, are for a log
+    // transport on a worker thread (the pretty printer on a terminal).
     setTimeout(() => process.exit(0), 500);
     log.flush(() => process.exit(0));
   };
   // SIGHUP too (the terminal serve runs in was closed): its default action would skip the orderly stop and the hook.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+  if (signalledWhileLoading) return shutdown(signalledWhileLoading);
   const crash = (error: unknown) => {
     log.fatal({ err: error instanceof Error ? error.stack ?? error.message : String(error) }, 'uncaught error; stopping every server and exiting');
     if (stopping) process.exit(1);

@@ -76,7 +76,8 @@ describe('the early look at stdin', () => {
   });
 
   it('closes the face when the input ended right behind the first line (a client that writes initialize and closes)', async () => {
-    // The end comes after the look stopped reading: the stream says so once, before the face listens.
+    // The end comes in the same chunk as the line: the stream says so once, before the face listens.
+    // (An end a turn later waits in the paused stream and reaches the face; that case always worked.)
     for (const send of [(input: PassThrough) => input.end(line(5)), (input: PassThrough) => (input.write(line(5)), setImmediate(() => input.end()))]) {
       const input = new PassThrough();
       const seen: string[] = [];

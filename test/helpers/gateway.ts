@@ -1,6 +1,7 @@
 // Test helpers: write a real config file, run the real gateway CLI as a child process (stdio or
 // HTTP face), and connect a real SDK client to it. Every process started here is stopped by PID.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -179,14 +180,25 @@ export async function descendants(pid: number): Promise<number[]> {
   return descendantsOf(pid);
 }
 
+const HAS_PROC = existsSync('/proc/self/stat');
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  // A zombie (dead, its parent gone, not yet reaped by PID 1, which can take a while in a
+  // container) still answers signal 0; /proc says it is dead.
+  if (!HAS_PROC) return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return false; // gone since the signal
+  }
 }
+
 
 /** A TCP port that was free a moment ago on 127.0.0.1 (for servers that cannot bind port 0 themselves). */
 export async function freePort(): Promise<number> {

@@ -8,7 +8,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, REPO, connectHttp, dataDirFor, fixtureServer, isAlive, npmServer, startHttpGateway, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
+import { CLI, REPO, connectHttp, dataDirFor, descendants, fixtureServer, isAlive, npmServer, startHttpGateway, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
 
 type Tree = { wrapper: number; server: number; sleeper: number };
 const leftovers: number[] = [];
@@ -123,62 +123,101 @@ describe('the HTTP face with two clients', () => {
   });
 });
 
+/**
+ * A gateway on a config whose one server `serve` starts early: `sh` writes its PID to a file (each
+ * start appends one) and runs `then`. `preload`: node --import files for the gateway.
+ */
+async function earlyServerGateway(then: string, preload: string[] = [], env: Record<string, string> = {}) {
+  const dir = await tempDir('switchboard-orphans-');
+  const pidFile = path.join(dir, 'server.pid');
+  const server = { command: 'sh', args: ['-c', `echo $$ >> '${pidFile}'; ${then}`] };
+  const config = await writeConfig({ early: server }, undefined, dir);
+  const gateway = spawn(process.execPath, [...preload.flatMap((file) => ['--import', path.join(REPO, 'test/fixtures', file)]), CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config)], {
+    cwd: REPO,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  leftovers.push(gateway.pid!);
+  let stderr = '';
+  gateway.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  gateway.stdout!.resume();
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => gateway.once('close', (code, how) => resolve({ code, signal: how })));
+  const started = () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number) : []);
+  // Every process of the server's trees seen while the gateway runs (a grandchild orphaned at the
+  // end is still checked by PID).
+  const seen = new Set<number>();
+  const look = async () => {
+    for (const pid of started()) for (const each of [pid, ...(await descendants(pid))]) seen.add(each);
+  };
+  const watching = setInterval(() => void look(), 100);
+  void exited.then(() => clearInterval(watching));
+  return {
+    gateway,
+    stderr: () => stderr,
+    /** The PIDs of every start of the server so far, and of their descendants seen (also recorded for cleanup). */
+    pids: () => {
+      for (const pid of started()) seen.add(pid);
+      const all = [...seen];
+      for (const pid of all) if (!leftovers.includes(pid)) leftovers.push(pid);
+      return all;
+    },
+    /** Waits for the gateway to exit by itself; its log is in the error when it does not. */
+    ended: () =>
+      waitFor(() => Promise.race([exited, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit', 20_000).catch((error: Error) => {
+        throw new Error(`${error.message}; its log:\n${stderr}`);
+      }),
+  };
+}
+
+const everythingCommand = () => {
+  const everything = npmServer('everything');
+  return `exec '${everything.command}' ${everything.args.map((a) => `'${a}'`).join(' ')}`;
+};
+
 describe('stdin closed while the gateway still loads', () => {
   it('a client that writes initialize and closes at once: the gateway exits and stops the server it started early', async () => {
     // `serve` reads the first line before the gateway has loaded (stdin-peek.ts); the end of input
     // comes right behind it, while nobody listens yet. Once, the gateway missed it and never exited.
-    const dir = await tempDir('switchboard-orphans-');
-    const pidFile = path.join(dir, 'server.pid');
-    const everything = npmServer('everything');
-    const server = { command: 'sh', args: ['-c', `echo $$ > '${pidFile}'; exec '${everything.command}' ${everything.args.map((a) => `'${a}'`).join(' ')}`] };
-    const config = await writeConfig({ early: server }, undefined, dir);
-    const gateway = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config)], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
-    leftovers.push(gateway.pid!);
-    let stderr = '';
-    gateway.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    gateway.stdout!.resume();
-    const exited = new Promise<{ code: number | null }>((resolve) => gateway.once('exit', (code) => resolve({ code })));
+    const run = await earlyServerGateway(everythingCommand());
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-    gateway.stdin!.end(`${JSON.stringify(initialize)}\n`);
-    const { code } = await waitFor(() => Promise.race([exited, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit after its input ended', 20_000).catch((error: Error) => {
-      throw new Error(`${error.message}; its log:\n${stderr}`);
-    });
-    expect(code).toBe(0);
-    expect(stderr).toContain('"reason":"stdin closed"');
-    expect(stderr).toContain('servers started early'); // the early start (and its look at stdin) did run
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    leftovers.push(pid);
-    await waitFor(() => !isAlive(pid), `the early server (pid ${pid}) to be gone`, 2_000);
+    run.gateway.stdin!.end(`${JSON.stringify(initialize)}\n`);
+    expect(await run.ended()).toEqual({ code: 0, signal: null });
+    expect(run.stderr()).toContain('"reason":"stdin closed"');
+    expect(run.stderr()).toContain('servers started early'); // the early start (and its look at stdin) did run
+    const pids = run.pids();
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) await waitFor(() => !isAlive(pid), `the server (pid ${pid}) to be gone`, 2_000);
   });
 });
 
-describe('a signal while the gateway still loads', () => {
+describe('a signal while the gateway still loads (its serve module held back by a preload)', () => {
+  // serve starts the config's only server before its own modules load (serve-prestart.ts); the
+  // preload holds serve's chunk back, so the signal surely comes before serve's shutdown is in place.
+  // Once, the signal's default action ended the gateway there without its exit hook, and the server stayed.
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
-    it(`${signal} as soon as the server started early runs: the gateway exits and the server is gone`, async () => {
-      // serve starts the config's only server before its own modules load (serve-prestart.ts), so it
-      // runs while serve's shutdown is not in place yet. Once, the signal's default action ended the
-      // gateway there without its exit hook, and the server stayed.
-      const dir = await tempDir('switchboard-orphans-');
-      const pidFile = path.join(dir, 'server.pid');
-      const everything = npmServer('everything');
-      const server = { command: 'sh', args: ['-c', `echo $$ > '${pidFile}'; exec '${everything.command}' ${everything.args.map((a) => `'${a}'`).join(' ')}`] };
-      const config = await writeConfig({ early: server }, undefined, dir);
-      const gateway = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', config, ...dataDirFor(config)], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
-      leftovers.push(gateway.pid!);
-      let stderr = '';
-      gateway.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-      gateway.stdout!.resume();
-      const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => gateway.once('exit', (code, how) => resolve({ code, signal: how })));
-      const pid = await waitFor(() => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')), 'the early server to start', 20_000);
-      leftovers.push(pid);
-      gateway.kill(signal);
-      const ended = await waitFor(() => Promise.race([exited, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit', 15_000);
-      expect(ended).toEqual({ code: 0, signal: null }); // exited by itself, not by the signal's default action
-      await waitFor(() => !isAlive(pid), `the early server (pid ${pid}) to be gone`, 2_000);
-      // Which stop ran (the early one unless loading beat the server's start): both must leave nothing.
-      console.log(`${signal}: ${stderr.includes('while starting') ? 'stopped while starting' : "serve's own shutdown"}`);
+    it(`${signal}: the early servers are stopped and the gateway exits by itself`, async () => {
+      const run = await earlyServerGateway(everythingCommand(), ['slow-serve-load.mjs'], { SLOW_SERVE_LOAD_MS: '3000' });
+      await waitFor(() => run.pids().length > 0, 'the early server to start');
+      run.gateway.kill(signal);
+      expect(await run.ended()).toEqual({ code: 0, signal: null }); // not ended by the signal's default action
+      expect(run.stderr()).toContain(`${signal} while starting`);
+      for (const pid of run.pids()) await waitFor(() => !isAlive(pid), `the server (pid ${pid}) to be gone`, 2_000);
     });
   }
+
+  it("serve's shutdown takes over when it finishes loading before the early stop does", async () => {
+    // The server outlasts its stdin closing and SIGTERM (sh ignores TERM, and waits on a sleep that
+    // ignores it too), so the early stop takes its two grace periods; serve, held back half a second,
+    // takes the signal over meanwhile and stops everything itself.
+    const run = await earlyServerGateway(`trap '' TERM; ${everythingCommand().replace(/^exec /, '')}; sleep 60`, ['slow-serve-load.mjs'], { SLOW_SERVE_LOAD_MS: '500' });
+    await waitFor(() => run.pids().length > 0, 'the early server to start');
+    await waitFor(async () => (await descendants(run.pids()[0])).length > 0, 'the server under sh to run');
+    run.gateway.kill('SIGTERM');
+    expect(await run.ended()).toEqual({ code: 0, signal: null });
+    expect(run.stderr()).toContain('SIGTERM while starting');
+    expect(run.stderr()).toContain('"reason":"SIGTERM"'); // serve's own shutdown ran
+    for (const pid of run.pids()) await waitFor(() => !isAlive(pid), `the server (pid ${pid}) to be gone`, 2_000);
+  });
 });
 
 describe('the exit hook on its own', () => {
