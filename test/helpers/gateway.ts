@@ -180,16 +180,24 @@ export async function descendants(pid: number): Promise<number[]> {
   return descendantsOf(pid);
 }
 
-const HAS_PROC = existsSync('/proc/self/stat');
-
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
+    return true;
   } catch {
     return false;
   }
-  // A zombie (dead, its parent gone, not yet reaped by PID 1, which can take a while in a
-  // container) still answers signal 0; /proc says it is dead.
+}
+
+const HAS_PROC = existsSync('/proc/self/stat');
+
+/**
+ * Alive and not a zombie. An orphan that died is a zombie until PID 1 reaps it, which can take a
+ * while in a container, and a zombie still answers signal 0; /proc says it is dead. (For our own
+ * children isAlive is the right test: a child stays a zombie until our side has seen it exit.)
+ */
+export function isRunning(pid: number): boolean {
+  if (!isAlive(pid)) return false;
   if (!HAS_PROC) return true;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -8,7 +8,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, REPO, connectHttp, dataDirFor, descendants, fixtureServer, isAlive, npmServer, startHttpGateway, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
+import { CLI, REPO, connectHttp, dataDirFor, descendants, fixtureServer, isAlive, isRunning, npmServer, startHttpGateway, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
 
 type Tree = { wrapper: number; server: number; sleeper: number };
 const leftovers: number[] = [];
@@ -49,7 +49,7 @@ async function runGateway(exit: (gateway: ReturnType<typeof spawn>) => void): Pr
 
 async function expectAllGone(tree: Tree): Promise<void> {
   // The gateway has exited: by then nothing it started may still run (a short wait for the kernel).
-  await waitFor(() => Object.values(tree).every((pid) => !isAlive(pid)), `every process of the tree ${JSON.stringify(tree)} to be gone`, 2_000);
+  await waitFor(() => Object.values(tree).every((pid) => !isRunning(pid)), `every process of the tree ${JSON.stringify(tree)} to be gone`, 2_000);
 }
 
 describe('no child outlives the gateway (a tree that ignores SIGTERM, with grandchildren)', () => {
@@ -186,7 +186,7 @@ describe('stdin closed while the gateway still loads', () => {
     expect(run.stderr()).toContain('servers started early'); // the early start (and its look at stdin) did run
     const pids = run.pids();
     expect(pids.length).toBeGreaterThan(0);
-    for (const pid of pids) await waitFor(() => !isAlive(pid), `the server (pid ${pid}) to be gone`, 2_000);
+    for (const pid of pids) await waitFor(() => !isRunning(pid), `the server (pid ${pid}) to be gone`, 2_000);
   });
 });
 
@@ -201,7 +201,7 @@ describe('a signal while the gateway still loads (its serve module held back by 
       run.gateway.kill(signal);
       expect(await run.ended()).toEqual({ code: 0, signal: null }); // not ended by the signal's default action
       expect(run.stderr()).toContain(`${signal} while starting`);
-      for (const pid of run.pids()) await waitFor(() => !isAlive(pid), `the server (pid ${pid}) to be gone`, 2_000);
+      for (const pid of run.pids()) await waitFor(() => !isRunning(pid), `the server (pid ${pid}) to be gone`, 2_000);
     });
   }
 
@@ -216,7 +216,7 @@ describe('a signal while the gateway still loads (its serve module held back by 
     expect(await run.ended()).toEqual({ code: 0, signal: null });
     expect(run.stderr()).toContain('SIGTERM while starting');
     expect(run.stderr()).toContain('"reason":"SIGTERM"'); // serve's own shutdown ran
-    for (const pid of run.pids()) await waitFor(() => !isAlive(pid), `the server (pid ${pid}) to be gone`, 2_000);
+    for (const pid of run.pids()) await waitFor(() => !isRunning(pid), `the server (pid ${pid}) to be gone`, 2_000);
   });
 });
 
