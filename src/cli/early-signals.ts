@@ -9,7 +9,8 @@
 import { writeSync } from 'node:fs';
 import { discardPrestarted } from '../servers/prestart.js';
 
-const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+/** The signals that stop `serve`, here and in its own shutdown (serve.ts). */
+export const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 /** The signal being handled here, until serve takes it over. */
 let pending: NodeJS.Signals | undefined;
 let handedOver = false;
@@ -31,12 +32,12 @@ function onSignal(signal: NodeJS.Signals): void {
 
 /** From now until handOverSignals, SIGTERM, SIGINT and SIGHUP stop the servers started early and exit. */
 export function watchEarlySignals(): void {
-  for (const signal of SIGNALS) process.on(signal, onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
 }
 
 /** Serve's shutdown takes the signals from here on; returns the signal that came meanwhile, for it to act on. */
 export function handOverSignals(): NodeJS.Signals | undefined {
-  for (const signal of SIGNALS) process.off(signal, onSignal);
+  for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   handedOver = true;
   return pending;
 }

@@ -18,7 +18,7 @@ import { CredentialStore } from '../auth/credential-store.js';
 import { adoptEarlyServers } from './serve-early-servers.js';
 import { CalledServersKeeper } from './called-servers-keeper.js';
 import { trimHeapWhenIdle } from './idle-heap-trim.js';
-import { handOverSignals } from './early-signals.js';
+import { STOP_SIGNALS, handOverSignals } from './early-signals.js';
 
 /** How long after the start the config file begins to be watched (watchConfig's startAfterMs). */
 const CONFIG_WATCH_DELAY_MS = 1000;
@@ -182,8 +182,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     log.flush(() => process.exit(0));
   };
   // SIGHUP too (the terminal serve runs in was closed): its default action would skip the orderly stop and the hook.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
-  if (signalledWhileLoading) return shutdown(signalledWhileLoading);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   const crash = (error: unknown) => {
     log.fatal({ err: error instanceof Error ? error.stack ?? error.message : String(error) }, 'uncaught error; stopping every server and exiting');
     if (stopping) process.exit(1);
@@ -191,6 +190,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   };
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
+  if (signalledWhileLoading) return shutdown(signalledWhileLoading); // with the crash handlers in place
 
   if (http) {
     const host = options.host ?? config.settings.http.host;
