@@ -1,14 +1,14 @@
 // Owns what both faces' relay lanes share for a tools/call: which calls a lane may take (a request
 // whose `_meta` is at most a progress token), the request context the SDK server would build for it
-// (the client's cancel aborts its signal; notifications and requests to the client made on its behalf
-// go through the SDK server tied to the request's id), running it on the session's own request
-// handler, and the answer as the SDK server writes it (a result, or the error with its code and data).
+// (lane-request.ts: the client's cancel aborts its signal; notifications and requests to the client
+// made on its behalf go through the SDK server tied to the request's id), running it on the
+// session's own request handler, and the answer as the SDK server writes it (a result, or the error
+// with its code and data).
 import type { JSONRPCMessage, ServerContext } from '@modelcontextprotocol/server';
 import type { GatewaySession } from './session.js';
 import { isRequestId, type RequestId } from './request-id.js';
-import { carryCancel } from './request-cancel.js';
-import { carryEarlyAnswer } from './early-answer.js';
-import { abortSignalOf, type CallCancel } from '../servers/call-cancel.js';
+import { LaneRequest } from './lane-request.js';
+import type { CallCancel } from '../servers/call-cancel.js';
 
 type Params = Record<string, unknown>;
 
@@ -53,7 +53,6 @@ export function laneServes(session: GatewaySession | undefined): session is Gate
 
 /** The 2025-era wire reports -32002 (resource not found in older drafts) as -32602, as the SDK's codec does. */
 const encodeErrorCode = (code: number) => (code === -32002 ? -32602 : code);
-const NO_REQUEST_STATE = () => undefined;
 
 /**
  * Where a lane call runs: its cancel (an AbortSignal, or a CallCancel that makes one only when
@@ -89,20 +88,8 @@ export async function runLaneCall(session: GatewaySession, call: LaneCall, site:
   const { id, params } = call;
   const server = session.server;
   const cancel = site.cancel;
-  const mcpReq = {
-    id,
-    method: 'tools/call',
-    _meta: params._meta,
-    requestState: NO_REQUEST_STATE,
-    // Made on first read when the cancel is a CallCancel: the forwarding path reads cancelOf(ctx) instead.
-    get signal(): AbortSignal {
-      return abortSignalOf(cancel);
-    },
-    notify: (notification: { method: string; params?: Params }) => server.notification(notification as never, { relatedRequestId: id }),
-    send: relatedSend(server, id),
-  };
-  carryCancel(mcpReq, cancel);
-  if (site.answer) carryEarlyAnswer(mcpReq, site.answer);
+  const notify = (notification: { method: string; params?: Params }) => server.notification(notification as never, { relatedRequestId: id });
+  const mcpReq = new LaneRequest(id, params._meta as Params | undefined, cancel, site.answer, notify as never, relatedSend(server, id) as never);
   const ctx = { sessionId: site.sessionId, mcpReq, http: site.http } as unknown as ServerContext;
   try {
     const result = await server.fallbackRequestHandler!({ jsonrpc: '2.0', id, method: 'tools/call', params }, ctx);

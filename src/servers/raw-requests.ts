@@ -96,13 +96,13 @@ export class RawRequests {
    * server was read in the same turn (then only the promise has it, in order behind that message).
    */
   send(method: string, params: Params | undefined, signal: CancelSignal | undefined, timeout: number, onResult?: (result: Params) => void): Promise<Params> {
+    if (signal?.aborted) return Promise.reject(new SdkError(SdkErrorCode.RequestTimeout, String(signal.reason)));
     const transport = this.transport!;
     const id = ++counter;
+    // Written first, so the server starts on the request while its slot, timer and cancel listener
+    // are set up: no answer is read before this turn ends, and a failed write is seen a job later.
+    const written = transport.send((params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }) as JSONRPCMessage);
     return new Promise<Params>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(new SdkError(SdkErrorCode.RequestTimeout, String(signal.reason)));
-        return;
-      }
       const cancel = (reason: unknown) => {
         if (!this.pending.delete(id)) return;
         clearTimeout(timer);
@@ -127,8 +127,7 @@ export class RawRequests {
         },
       });
       signal?.addEventListener('abort', onAbort, { once: true });
-      const message = (params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }) as JSONRPCMessage;
-      transport.send(message).catch((error: unknown) => {
+      written.catch((error: unknown) => {
         const waiting = this.pending.get(id);
         this.pending.delete(id);
         waiting?.reject(error);
