@@ -3,7 +3,7 @@
 // MCP server and a detached grandchild in its own session, is gone afterwards, checked PID by PID.
 // Also when the input ends, or a signal comes, while the gateway still loads, and for a second
 // signal while the servers stop, on the stdio face and on the HTTP face with two clients.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,7 +11,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, REPO, connectHttp, dataDirFor, descendants, fixtureServer, isAlive, isRunning, npmServer, startHttpGateway, tempDir, waitFor, writeConfig } from '../helpers/gateway.js';
 
 type Tree = { wrapper: number; server: number; sleeper: number };
+type Ended = { code: number | null; signal: string | null };
 const leftovers: number[] = [];
+
+/**
+ * Watches a gateway from its start for its end ('close': it has exited and its output is read to the
+ * end, as its last log lines come after 'exit'); `within(ms)` waits for it, failing after `ms`.
+ */
+function watchEnd(gateway: ChildProcess) {
+  const closed = new Promise<Ended>((resolve) => gateway.once('close', (code, signal) => resolve({ code, signal })));
+  const within = (ms: number) => waitFor(() => Promise.race([closed, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit', ms);
+  return { closed, within };
+}
 
 afterEach(() => {
   // Whatever a failed run left behind, by PID (we started these).
@@ -27,9 +38,7 @@ async function runGateway(exit: (gateway: ReturnType<typeof spawn>) => void): Pr
   leftovers.push(gateway.pid!);
   let stderr = '';
   gateway.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  gateway.once('exit', () => undefined);
-  // 'close': the gateway has exited and its stderr is read to the end (its last lines come after 'exit').
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => gateway.once('close', (code, signal) => resolve({ code, signal })));
+  const end = watchEnd(gateway);
   const lines: Array<{ id?: number; result?: { tools: Array<{ name: string }> } }> = [];
   createInterface({ input: gateway.stdout! }).on('line', (line) => lines.push(JSON.parse(line)));
   const send = (message: unknown) => gateway.stdin!.write(`${JSON.stringify(message)}\n`);
@@ -43,7 +52,7 @@ async function runGateway(exit: (gateway: ReturnType<typeof spawn>) => void): Pr
   leftovers.push(tree.wrapper, tree.server, tree.sleeper);
   for (const pid of Object.values(tree)) expect(isAlive(pid)).toBe(true);
   exit(gateway);
-  const { code, signal } = await waitFor(() => Promise.race([exited, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit', 15_000);
+  const { code, signal } = await end.within(15_000);
   return { tree, code, signal, stderr };
 }
 
@@ -107,7 +116,7 @@ describe('the HTTP face with two clients', () => {
     const config = await writeConfig({ stubborn: fixtureServer('stubborn-tree.ts', [], { STUBBORN_PID_FILE: pidFile }) }, { resilience: { shutdownGraceMs: 300 } }, dir);
     const gateway = await startHttpGateway(config);
     leftovers.push(gateway.child.pid!);
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => gateway.child.once('close', (code, signal) => resolve({ code, signal })));
+    const end = watchEnd(gateway.child);
     const clients = await Promise.all([connectHttp(gateway.url), connectHttp(gateway.url)]);
     const answers = await Promise.all(clients.map((c) => c.client.callTool({ name: 'stubborn_ok', arguments: {} })));
     for (const answer of answers) expect(answer.isError).toBeFalsy();
@@ -115,7 +124,7 @@ describe('the HTTP face with two clients', () => {
     leftovers.push(tree.wrapper, tree.server, tree.sleeper);
     gateway.child.kill('SIGTERM');
     setTimeout(() => gateway.child.kill('SIGTERM'), 150);
-    const ended = await waitFor(() => Promise.race([exited, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit', 15_000);
+    const ended = await end.within(15_000);
     expect(ended).toEqual({ code: 0, signal: null });
     expect(gateway.log.text()).toContain('second signal while stopping');
     await expectAllGone(tree);
@@ -141,7 +150,7 @@ async function earlyServerGateway(then: string, preload: string[] = [], env: Rec
   let stderr = '';
   gateway.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   gateway.stdout!.resume();
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => gateway.once('close', (code, how) => resolve({ code, signal: how })));
+  const end = watchEnd(gateway);
   const started = () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number) : []);
   // Every process of the server's trees seen while the gateway runs (a grandchild orphaned at the
   // end is still checked by PID).
@@ -150,7 +159,7 @@ async function earlyServerGateway(then: string, preload: string[] = [], env: Rec
     for (const pid of started()) for (const each of [pid, ...(await descendants(pid))]) seen.add(each);
   };
   const watching = setInterval(() => void look(), 100);
-  void exited.then(() => clearInterval(watching));
+  void end.closed.then(() => clearInterval(watching));
   return {
     gateway,
     stderr: () => stderr,
@@ -163,7 +172,7 @@ async function earlyServerGateway(then: string, preload: string[] = [], env: Rec
     },
     /** Waits for the gateway to exit by itself; its log is in the error when it does not. */
     ended: () =>
-      waitFor(() => Promise.race([exited, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit', 20_000).catch((error: Error) => {
+      end.within(20_000).catch((error: Error) => {
         throw new Error(`${error.message}; its log:\n${stderr}`);
       }),
   };
