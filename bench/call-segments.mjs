@@ -41,16 +41,17 @@ const TARGETS = [
   { name: 'Switchboard stdio', tool: 'echo_echo', args: (/** @type {number} */ round) => [path.join(ROOT_DIR, 'dist/bundle/main.js'), 'serve', '--stdio', '--config', config, '--data-dir', path.join(tmp, `data-${round}`)] },
 ];
 const SEGMENTS = ['client → relay', 'relay, request', 'write to server', "server's turn", 'relay, answer', 'to the client', 'total'];
-const nowUs = () => Number(process.hrtime.bigint() % 1_000_000_000_000n) / 1000;
+const nowUs = () => Number(process.hrtime.bigint() % 1_000_000_000_000_000n) / 1000; // as the preload's clock
 
 /** One fresh run of a target: each kept call's segments in µs. @param {typeof TARGETS[number]} target @param {number} round */
 async function run(target, round) {
-  const out = path.join(tmp, `stamps-${round}.json`);
+  const out = path.join(tmp, `stamps-${round}-${target.tool}.json`);
   const child = spawn(process.execPath, ['--import', PRELOAD, ...target.args(round)], { cwd: ROOT_DIR, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, CALL_SEGMENTS_OUT: out, CALL_SEGMENTS_KEEP: String(KEEP) } });
   const pid = /** @type {number} */ (child.pid);
   registerPid(pid);
-  /** @type {((line: string) => void) | undefined} */
+  /** @type {{ id: number, resolve: (line: string) => void, reject: (error: Error) => void } | undefined} */
   let waiting;
+  child.once('close', (code, signal) => waiting?.reject(new Error(`${target.name} exited (${signal ?? code}) while a request waited`)));
   let received = 0;
   let buffered = '';
   child.stdout.setEncoding('utf8');
@@ -60,17 +61,18 @@ async function run(target, round) {
     for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
       const line = buffered.slice(0, at);
       buffered = buffered.slice(at + 1);
-      const answer = waiting;
+      if (!waiting || !new RegExp(`"id":${waiting.id}[,}]`).test(line)) continue; // anything but the awaited answer
+      const { resolve } = waiting;
       waiting = undefined;
-      answer?.(line);
+      resolve(line);
     }
   });
   let id = 0;
   /** @param {string} method @param {object} params @returns {Promise<string>} */
   const request = (method, params) =>
-    new Promise((resolve) => {
-      waiting = resolve;
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
+    new Promise((resolve, reject) => {
+      waiting = { id: ++id, resolve, reject };
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });
   await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'call-segments', version: '1' } });
   child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');

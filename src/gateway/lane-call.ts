@@ -88,8 +88,10 @@ export async function runLaneCall(session: GatewaySession, call: LaneCall, site:
   const { id, params } = call;
   const server = session.server;
   const cancel = site.cancel;
-  const notify = (notification: { method: string; params?: Params }) => server.notification(notification as never, { relatedRequestId: id });
-  const mcpReq = new LaneRequest(id, params._meta as Params | undefined, cancel, site.answer, notify as never, relatedSend(server, id) as never);
+  const notify: ServerContext['mcpReq']['notify'] = (notification) => server.notification(notification as never, { relatedRequestId: id });
+  // The SDK types `send` with overloads (a schema or not); relatedSend takes both shapes.
+  const send = relatedSend(server, id) as unknown as ServerContext['mcpReq']['send'];
+  const mcpReq = new LaneRequest(id, params._meta as Params | undefined, cancel, site.answer, notify, send);
   const ctx = { sessionId: site.sessionId, mcpReq, http: site.http } as unknown as ServerContext;
   try {
     const result = await server.fallbackRequestHandler!({ jsonrpc: '2.0', id, method: 'tools/call', params }, ctx);

@@ -2,9 +2,10 @@
 // shape (id, method, _meta, requestState, signal, notify, send) as one class instance, plus what only
 // the lane carries: its cancel (an AbortSignal, or a CallCancel that makes one only when the context's
 // signal is read) and its early answer (early-answer.ts), in private fields. A copy of the object (a
-// detached context) is a plain object and carries neither. A class, not an object literal with a
-// getter and two defineProperty calls: those cost 1.2–1.7 µs a call against 0.1 µs for an instance
-// (docs/performance.md, twenty-first pass).
+// detached context) is a plain object and carries neither, nor `signal`, which is the class's getter:
+// a copy sets its own (as bridged-forward.ts does). A class, not an object literal with a getter and
+// two defineProperty calls: those cost 1.2–1.7 µs a call in a micro-benchmark against 0.1 µs for an
+// instance (docs/performance.md, twenty-first pass); end to end the change measured nothing.
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { RequestId } from './request-id.js';
 import { abortSignalOf, type CallCancel, type CancelSignal } from '../servers/call-cancel.js';

@@ -100,7 +100,9 @@ export class RawRequests {
     const transport = this.transport!;
     const id = ++counter;
     // Written first, so the server starts on the request while its slot, timer and cancel listener
-    // are set up: no answer is read before this turn ends, and a failed write is seen a job later.
+    // are set up. That relies on every transport delivering what it reads (onmessage, onclose) in a
+    // later turn, never inside send() (true of the SDK's stdio, Streamable HTTP and SSE transports and
+    // of adopted-transport.ts); a failed write is seen a promise job later.
     const written = transport.send((params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }) as JSONRPCMessage);
     return new Promise<Params>((resolve, reject) => {
       const cancel = (reason: unknown) => {
