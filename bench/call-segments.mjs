@@ -16,12 +16,11 @@
 // SDK client's own work per call does, so the relay sleeps between calls (0: the next request at once).
 //
 //   node bench/call-segments.mjs [--calls N] [--rounds N] [--pause-us N]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { registerPid, unregisterPid } from './lib/procs.mjs';
+import { lineClient } from './lib/line-client.mjs';
 import { median } from './lib/stats.mjs';
 import { ROOT_DIR } from './lib/root-modules.mjs';
 
@@ -46,49 +45,20 @@ const nowUs = () => Number(process.hrtime.bigint() % 1_000_000_000_000_000n) / 1
 /** One fresh run of a target: each kept call's segments in µs. @param {typeof TARGETS[number]} target @param {number} round */
 async function run(target, round) {
   const out = path.join(tmp, `stamps-${round}-${target.tool}.json`);
-  const child = spawn(process.execPath, ['--import', PRELOAD, ...target.args(round)], { cwd: ROOT_DIR, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, CALL_SEGMENTS_OUT: out, CALL_SEGMENTS_KEEP: String(KEEP) } });
-  const pid = /** @type {number} */ (child.pid);
-  registerPid(pid);
-  /** @type {{ id: number, resolve: (line: string) => void, reject: (error: Error) => void } | undefined} */
-  let waiting;
-  child.once('close', (code, signal) => waiting?.reject(new Error(`${target.name} exited (${signal ?? code}) while a request waited`)));
-  let received = 0;
-  let buffered = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk) => {
-    received = nowUs();
-    buffered += chunk;
-    for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
-      const line = buffered.slice(0, at);
-      buffered = buffered.slice(at + 1);
-      if (!waiting || !new RegExp(`"id":${waiting.id}[,}]`).test(line)) continue; // anything but the awaited answer
-      const { resolve } = waiting;
-      waiting = undefined;
-      resolve(line);
-    }
-  });
-  let id = 0;
-  /** @param {string} method @param {object} params @returns {Promise<string>} */
-  const request = (method, params) =>
-    new Promise((resolve, reject) => {
-      waiting = { id: ++id, resolve, reject };
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    });
-  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'call-segments', version: '1' } });
-  child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  const client = await lineClient(['--import', PRELOAD, ...target.args(round)], { env: { CALL_SEGMENTS_OUT: out, CALL_SEGMENTS_KEEP: String(KEEP) }, stamp: nowUs });
+  await client.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'call-segments', version: '1' } });
+  client.notify('notifications/initialized');
   const sent = new Float64Array(CALLS);
   const got = new Float64Array(CALLS);
   const params = { name: target.tool, arguments: { message: 'hello' } };
   for (let i = 0; i < CALLS; i++) {
     if (PAUSE_MS > 0) for (const until = performance.now() + PAUSE_MS; performance.now() < until; );
-    sent[i] = nowUs();
-    const line = await request('tools/call', params);
-    got[i] = received;
-    if (line.includes('"error"')) throw new Error(`${target.name}: tools/call failed: ${line.slice(0, 300)}`);
+    const answer = await client.request('tools/call', params);
+    if (answer.message.error) throw new Error(`${target.name}: tools/call failed: ${JSON.stringify(answer.message.error).slice(0, 300)}`);
+    sent[i] = answer.sent;
+    got[i] = answer.received;
   }
-  child.stdin.end();
-  await new Promise((resolve) => child.once('close', resolve));
-  unregisterPid(pid);
+  await client.end(); // an orderly exit: the preload writes its stamps
   /** @type {Record<string, number[]>} */
   const stamps = JSON.parse(readFileSync(out, 'utf8'));
   const first = CALLS - KEEP;

@@ -20,7 +20,8 @@ const leftovers: number[] = [];
  */
 function watchEnd(gateway: ChildProcess) {
   const closed = new Promise<Ended>((resolve) => gateway.once('close', (code, signal) => resolve({ code, signal })));
-  const within = (ms: number) => waitFor(() => Promise.race([closed, new Promise<false>((r) => setTimeout(() => r(false), 100))]), 'the gateway to exit', ms);
+  const within = (ms: number) =>
+    Promise.race([closed, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for the gateway to exit`)), ms).unref())]);
   return { closed, within };
 }
 
