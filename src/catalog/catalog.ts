@@ -38,6 +38,9 @@ export interface CatalogEvents {
   changed: [change: { server: string; kinds: ListKind[] }];
 }
 
+/** How long a live re-listing of a server served from the cache waits at most for its requests in flight. */
+const RELIST_WAIT_MS = 1000;
+
 const EMPTY: ServerListing = Object.freeze({ tools: [], prompts: [], resources: [], resourceTemplates: [], warnings: [] }) as ServerListing;
 
 export class Catalog extends EventEmitter<CatalogEvents> {
@@ -70,9 +73,10 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   }
 
   /**
-   * Lists every given server not listed yet (concurrently). A lazy catalog takes a server that is
-   * not running from the cache of its last live listing, without starting it. Failures are
-   * recorded, never thrown.
+   * Lists every given server not listed yet (concurrently). A lazy catalog takes a server from the
+   * cache of its last live listing: without starting it when it is not running, and when it is
+   * running (started early) re-lists it live just after, so that what waits now (a session's first
+   * call) does not wait for the server's listing. Failures are recorded, never thrown.
    */
   async ensure(keys: string[] = this.pool.keys()): Promise<void> {
     const missing = keys.filter((k) => !this.listings.has(k));
@@ -125,7 +129,11 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     const repository = this.options.repository;
     if (!this.options.lazy || !repository) return false;
     const connection = this.pool.connection(key, this.profile);
-    if (!connection || connection.state === 'connected' || connection.state === 'degraded') return false;
+    if (!connection) return false;
+    // A running server is taken from the cache too (one started early, not listed yet), unless a
+    // live listing is already under way; it is re-listed live right after (below).
+    const running = connection.state === 'connected' || connection.state === 'degraded';
+    if (running && this.pending.has(key)) return false;
     // Only this profile's own cache: servers list different tools for different clients.
     const id = this.storageKey(key);
     const cached = LIST_KINDS.map((kind) => repository.loadListing(id, kind));
@@ -133,7 +141,25 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     const [canonical, prompts, resources, resourceTemplates] = cached as Entry[][];
     const tools = this.overlaid(key, canonical);
     this.listings.set(key, { tools, prompts, resources, resourceTemplates, warnings: [], cached: true, listedAt: new Date(repository.listedAt(id) ?? Date.now()) });
+    if (running) this.relistSoon(key);
     return true;
+  }
+
+  /**
+   * Re-lists a running server live once what was sent to it meanwhile is answered (a session's first
+   * call, which the server then serves before its listing), RELIST_WAIT_MS at the latest. Clients
+   * hear of a difference (list_changed); nothing is done if the server stopped meanwhile.
+   */
+  relistSoon(key: string): void {
+    const relist = () => {
+      const state = this.pool.connection(key, this.profile)?.state;
+      if (state === 'connected' || state === 'degraded') void this.refresh(key);
+    };
+    // A turn later: a request that waited for the server's start is sent by then.
+    setImmediate(() => {
+      const connection = this.pool.connection(key, this.profile);
+      if (connection) connection.whenIdle(relist, RELIST_WAIT_MS);
+    });
   }
 
   /**

@@ -98,7 +98,8 @@ export function prestartServe(args: string[], env: NodeJS.ProcessEnv = process.e
   for (const entry of entries) {
     const why = picked.get(entry.key);
     if (!why) continue;
-    prestart(entry.key, stdioSpawnSpec(entry.launch));
+    // A server called lately is listed from the cache first: its first call goes before its listing.
+    prestart(entry.key, stdioSpawnSpec(entry.launch), { listEarly: why !== 'recent' });
     outcome.started.push({ key: entry.key, why });
   }
   return outcome;

@@ -145,15 +145,15 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
     this.logLevels = new LogLevelFanOut({ pool: this.pool, router: this.router, log: this.log });
     this.bridgeLanes = new BridgeLanes(this.pool, this.log);
     this.pool.on('notification', (connection, notification, callers) => this.router.onServerNotification(connection, notification, callers));
-    // A server that came back may list something else, and one that failed its first listing has
-    // nothing listed yet: re-read it; clients hear only of real changes.
+    // A server that came back may list something else, one that failed its first listing has nothing
+    // listed yet, and one served from the cache is re-read live: clients hear only of real changes.
     this.handshakes = new HandshakeCache(this.store?.handshakes, this.log);
     this.pool.on('up', (connection, again) => {
       this.handshakes.remember(connection);
       this.logLevels.connectionUp(connection);
       const catalog = this.catalogs.get(connection.profile.key);
       const listing = catalog?.listing(connection.key);
-      if (catalog && (again || listing?.error || listing?.cached)) void catalog.refresh(connection.key);
+      if (catalog && (again || listing?.error || listing?.cached)) catalog.relistSoon(connection.key);
     });
     this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, serverState(this.pool, connection.key)));
     this.configured = new ConfiguredServers({

@@ -1,8 +1,9 @@
 // Owns one server's circuit breaker: after `failureThreshold` server faults in a row (unavailable
 // or timed out; the server's own errors do not count) calls fail fast with the server, since when
 // and when to retry, until a probe call after `halfOpenAfterMs` succeeds. The breaker is cockatiel's;
-// cockatiel (CommonJS, ~28 modules, ~50 ms to load) is loaded by the first request through any
-// breaker, not with the gateway, so it is off the path from a gateway's start to its initialize answer.
+// cockatiel (CommonJS, ~28 modules, ~50 ms to load) is loaded by the first server fault of any
+// breaker, not with the gateway nor by a first call: until a fault the circuit is closed with
+// nothing counted, so calls go straight through and a session's first call does not wait for it.
 import type { CircuitBreakerPolicy } from 'cockatiel';
 import type { Logger } from '../logging/logger.js';
 import { isServerFault, serverUnavailable } from './errors.js';
@@ -27,8 +28,10 @@ const cockatiel = (): Promise<Cockatiel> =>
   ));
 
 export class ServerBreaker {
-  /** Built by the first request (cockatiel loaded by then); undefined: no call yet, so closed. */
+  /** Built by the first fault (cockatiel loaded by then); undefined: no fault yet, so closed. */
   private policy: CircuitBreakerPolicy | undefined;
+  /** A server fault was seen: every call goes through the policy from then on. */
+  private faulted = false;
   private openedAt: number | undefined;
 
   constructor(
@@ -63,7 +66,31 @@ export class ServerBreaker {
   }
 
   /** Runs a call through the breaker; a refused call becomes an actionable "unavailable" error. */
-  async execute<T>(call: () => Promise<T>, context: () => { lastError?: string; downSince?: Date }): Promise<T> {
+  execute<T>(call: () => Promise<T>, context: () => { lastError?: string; downSince?: Date }): Promise<T> {
+    if (this.policy || this.faulted) return this.throughPolicy(call, context);
+    // No fault yet: the circuit is closed with nothing counted, so the call needs no policy, and
+    // cockatiel does not load on the way of a session's first call (docs/performance.md). The first
+    // fault builds the policy and is counted through it, as is the fault of any call that went out
+    // before it; a success among those calls is not counted (it would only have reset the run).
+    return call().catch((error: unknown) => {
+      if (!isServerFault(error)) throw error;
+      this.faulted = true;
+      return this.count(error);
+    });
+  }
+
+  /** Counts a fault of a call that went around the policy, then rethrows it. */
+  private async count(error: unknown): Promise<never> {
+    try {
+      const policy = this.policy ?? (await this.build());
+      await policy.execute(() => Promise.reject(error));
+    } catch {
+      // the fault itself (or an open circuit's refusal): the call's own error is what its caller gets
+    }
+    throw error;
+  }
+
+  private async throughPolicy<T>(call: () => Promise<T>, context: () => { lastError?: string; downSince?: Date }): Promise<T> {
     const policy = this.policy ?? (await this.build());
     try {
       return await policy.execute(call);

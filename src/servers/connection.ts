@@ -220,6 +220,11 @@ export class Connection extends EventEmitter {
     return this.sender.sendWithProgress(client, method, params, options as ForwardOptions & { onprogress: NonNullable<ForwardOptions['onprogress']> }, timeout, maxRequestMs);
   }
 
+  /** Runs `then` once none of this connection's requests is in flight, or after `maxWaitMs` at the latest. */
+  whenIdle(then: () => void, maxWaitMs: number): void {
+    this.sender.whenIdle(then, maxWaitMs);
+  }
+
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.state !== 'connected' || !this.client) return;
     await this.client.notification({ method, params } as never).catch((error: Error) => {

@@ -2,10 +2,13 @@
 // the `initialize` its connection will send (the stdio client's capabilities, read from its first
 // line), then, once the server has answered and offers tools, `notifications/initialized` and a first
 // `tools/list`, as the connection would send them next. So the server's start of its first requests
-// runs while the gateway loads. Everything the server writes meanwhile is kept, in order, for the
-// adopting transport (adopted-transport.ts), which answers its connection's own `initialize` and
-// first `tools/list` with the server's early answers (under the connection's ids) and sends neither
-// again. Nothing is sent before the server has answered `initialize`. Light on purpose.
+// runs while the gateway loads. Not the listing when `listEarly` is false (a server called in recent
+// runs, whose tools the gateway serves from its cache): a session's first call then reaches the
+// server before the live listing, which the gateway asks for after it. Everything the server writes
+// meanwhile is kept, in order, for the adopting transport (adopted-transport.ts), which answers its
+// connection's own `initialize` and first `tools/list` with the server's early answers (under the
+// connection's ids) and sends neither again. Nothing is sent before the server has answered
+// `initialize`. Light on purpose.
 import type { ChildProcess } from 'node:child_process';
 import { EARLY_INITIALIZE_ID, EARLY_TOOLS_LIST_ID, type DownstreamInitializeParams } from './downstream-hello.js';
 import { LineSplitter } from './line-splitter.js';
@@ -21,7 +24,7 @@ export interface EarlyHandshake {
 }
 
 /** Sends the child its early `initialize` and reads its output until the adopting transport takes over. */
-export function beginEarlyHandshake(child: ChildProcess, params: DownstreamInitializeParams): EarlyHandshake {
+export function beginEarlyHandshake(child: ChildProcess, params: DownstreamInitializeParams, listEarly = true): EarlyHandshake {
   const stdin = child.stdin!;
   const stdout = child.stdout!;
   const output: Buffer[] = [];
@@ -41,7 +44,7 @@ export function beginEarlyHandshake(child: ChildProcess, params: DownstreamIniti
     }
     if (message?.id !== EARLY_INITIALIZE_ID || message.method !== undefined) return;
     answered = true;
-    if (typeof message.result?.capabilities?.tools !== 'object' || message.result.capabilities.tools === null) return;
+    if (!listEarly || typeof message.result?.capabilities?.tools !== 'object' || message.result.capabilities.tools === null) return;
     send({ method: 'notifications/initialized' });
     send({ id: EARLY_TOOLS_LIST_ID, method: 'tools/list', params: {} });
     listed = true;

@@ -24,16 +24,21 @@ export interface PrestartedChild {
   spawnError?: Error;
   /** The handshake begun before adoption, if one was. */
   early?: EarlyHandshake;
+  /** Whether that handshake lists the server's tools early (false: the gateway has them cached, and the first call goes first). */
+  listEarly: boolean;
 }
 
 const waiting = new Map<string, PrestartedChild>();
 
-/** Starts a server's child now, for the first connection to `key` to adopt (one per key). */
-export function prestart(key: string, spec: StdioSpawnSpec): PrestartedChild {
+/**
+ * Starts a server's child now, for the first connection to `key` to adopt (one per key).
+ * `listEarly` false: its early handshake stops after `initialize` (see early-handshake.ts).
+ */
+export function prestart(key: string, spec: StdioSpawnSpec, options: { listEarly?: boolean } = {}): PrestartedChild {
   const started = waiting.get(key);
   if (started) return started;
   const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
-  const entry: PrestartedChild = { key, spec, child, startedAt: Date.now() };
+  const entry: PrestartedChild = { key, spec, child, startedAt: Date.now(), listEarly: options.listEarly ?? true };
   // Until adopted, a failed start is remembered (and reported by the adopting connection), never thrown.
   child.once('error', (error) => {
     entry.spawnError = error;
@@ -54,7 +59,7 @@ export function initializeEarly(params: DownstreamInitializeParams): string[] {
   for (const entry of waiting.values()) {
     const { stdin, stdout } = entry.child;
     if (entry.early || entry.spawnError || !stdin?.writable || !stdout || entry.child.exitCode !== null) continue;
-    entry.early = beginEarlyHandshake(entry.child, params);
+    entry.early = beginEarlyHandshake(entry.child, params, entry.listEarly);
     sent.push(entry.key);
   }
   return sent;

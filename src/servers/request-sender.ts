@@ -52,6 +52,8 @@ export class RequestSender {
   readonly raw = new RawRequests();
   /** Requests sent and not answered yet (health checks do not count while there are any). */
   private inflight = 0;
+  /** What waits for no request to be in flight (whenIdle). */
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly serverKey: string,
@@ -60,6 +62,26 @@ export class RequestSender {
 
   get busy(): boolean {
     return this.inflight > 0;
+  }
+
+  /** Runs `then` once no request is in flight (at once when none is), or after `maxWaitMs` at the latest. */
+  whenIdle(then: () => void, maxWaitMs: number): void {
+    if (this.inflight === 0) return then();
+    const once = () => {
+      clearTimeout(timer);
+      this.idleWaiters = this.idleWaiters.filter((waiter) => waiter !== once);
+      then();
+    };
+    const timer = setTimeout(once, maxWaitMs);
+    timer.unref();
+    this.idleWaiters.push(once);
+  }
+
+  private ended(): void {
+    if (--this.inflight > 0 || this.idleWaiters.length === 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const waiter of waiters) waiter();
   }
 
   /**
@@ -84,7 +106,7 @@ export class RequestSender {
       }
       throw this.failed(client, error, method, timeout);
     } finally {
-      this.inflight--;
+      this.ended();
       this.logCallers.end(caller);
     }
   }
@@ -118,7 +140,7 @@ export class RequestSender {
       this.inflight++;
       this.logCallers.begin(options.caller);
       const result = await client.request({ method: method as 'ping', params: forwarded }, ANY_RESULT, { signal: timedOut.signal, timeout: maxRequestMs }).finally(() => {
-        this.inflight--;
+        this.ended();
         this.logCallers.end(options.caller);
       });
       this.outcomes.answered();

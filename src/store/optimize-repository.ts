@@ -115,6 +115,9 @@ interface PromotionRow {
 const MAX_DESCRIPTION = 4000;
 
 export class SqliteOptimizeRepository implements OptimizeRepository {
+  /** The stored hash of a tool, read for every tool of every listing (saveCanonical): prepared once. */
+  private canonicalHash: Database.Statement | undefined;
+
   constructor(
     private readonly db: Database.Database,
     private readonly clock: () => number,
@@ -133,6 +136,9 @@ export class SqliteOptimizeRepository implements OptimizeRepository {
   }
 
   saveCanonical(server: string, tool: string, hash: string, definition: Record<string, unknown>): string | undefined {
+    // Every listing saves every tool: an unchanged one (nearly all) is only read, without a write lock.
+    this.canonicalHash ??= this.db.prepare('SELECT hash FROM optimize_canonical_tools WHERE server = ? AND tool = ?').pluck();
+    if (this.canonicalHash.get(server, tool) === hash) return hash;
     const now = this.clock();
     return this.db.transaction(() => {
       const previous = this.canonical(server, tool);

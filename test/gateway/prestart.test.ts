@@ -3,6 +3,7 @@
 // first call is answered by that very process (adopted, not started twice); servers nobody called
 // stay lazy. A server marked `"lazy": true` is never started early, and nothing is over HTTP.
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -43,6 +44,48 @@ function initializesOf(client: RawStdioClient, name: string, method = 'initializ
         return [];
       }
     });
+}
+
+/** What a raw server was sent, in order, as its log lines name it (`initialize`, `tools/list`, `tools/call`). */
+function methodsSentTo(client: RawStdioClient, name: string): string[] {
+  return client
+    .stderr()
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const msg = (JSON.parse(line) as { msg?: string }).msg;
+        const match = msg?.startsWith(`[${name}] `) ? /^(initialize|tools\/list|tools\/call) /.exec(msg.slice(name.length + 3)) : null;
+        return match ? [match[1]] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** The config of one raw server `name` (short: a longer env value is redacted from the log) whose tools are read from a file, after a first run that listed and called it. */
+async function calledInAnEarlierRun(name: string): Promise<{ config: string; toolsFile: string }> {
+  const config = await writeConfig({});
+  const toolsFile = path.join(path.dirname(config), 'tools.json');
+  const tool = (tool: string) => ({ name: tool, inputSchema: { type: 'object' } });
+  await writeFile(toolsFile, JSON.stringify([tool('echo')]));
+  await writeConfig({ [name]: fixtureServer('raw-server.ts', [`--marker=${name}`], { RAW_SERVER_NAME: name, RAW_TOOLS_FILE: toolsFile }) }, undefined, path.dirname(config));
+  const first = await connectStdio(config);
+  try {
+    await first.client.request({ method: 'tools/call', params: { name: `${name}_echo`, arguments: {} } }, ANY);
+  } finally {
+    await first.close();
+  }
+  const recent = path.join(path.dirname(config), 'data', 'recent-servers.json');
+  await waitFor(() => {
+    try {
+      return Object.keys(JSON.parse(readFileSync(recent, 'utf8')).calledAt).length === 1;
+    } catch {
+      return false;
+    }
+  }, 'the first run to write recent-servers.json at shutdown');
+  // The server gains a tool after the run that cached its listing.
+  await writeFile(toolsFile, JSON.stringify([tool('echo'), tool('beta')]));
+  return { config, toolsFile };
 }
 
 /** A raw stdio client of a gateway whose config has the one server `name`, once that server runs (before anything was sent), and its pid. */
@@ -114,6 +157,35 @@ describe('servers started before the gateway has loaded (serve --stdio)', () => 
       await second.close();
     }
   });
+
+  // The session's first call goes before the server's listing, whether the connection was still
+  // starting when the call came (the listing follows its `up`) or was up already (the catalog took
+  // the cache although the server runs); the live listing follows the call's answer, and the tool
+  // the server gained since the cache reaches the client as list_changed.
+  for (const when of ['at once after initialized', 'once the connection is up'] as const) {
+    it(`gives a server called in a recent run the session's first call before its listing (call sent ${when})`, { timeout: 120_000 }, async () => {
+      const { config } = await calledInAnEarlierRun('late');
+      const client = rawStdio(config);
+      try {
+        client.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS });
+        expect((await client.answer(1)).error).toBeUndefined();
+        client.send({ method: 'notifications/initialized' });
+        if (when === 'once the connection is up') await waitFor(() => client.stderr().includes('"msg":"connected"'), 'the connection to the early server to be up');
+        client.send({ id: 2, method: 'tools/call', params: { name: 'late_echo', arguments: { n: 1 } } });
+        const call = await client.answer(2, 40_000);
+        expect(JSON.parse((call.result as { content: Array<{ text: string }> }).content[0].text)).toEqual({ tool: 'echo', arguments: { n: 1 } });
+        await waitFor(() => client.messages.some((m) => m.method === 'notifications/tools/list_changed'), 'list_changed after the live listing');
+        // Started early with the client's handshake only: no early listing, and the call came first.
+        expect(methodsSentTo(client, 'late')).toEqual(['initialize', 'tools/call', 'tools/list']);
+        expect(initializesOf(client, 'late', 'tools/list')).toEqual([{ id: expect.any(Number), params: {} }]);
+        client.send({ id: 3, method: 'tools/list', params: {} });
+        const names = ((await client.answer(3)).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+        expect(names.sort()).toEqual(['late_beta', 'late_echo']);
+      } finally {
+        await client.close();
+      }
+    });
+  }
 
   it('sends the server the client\'s handshake while the gateway loads, once, with the capabilities the session mirrors', { timeout: 60_000 }, async () => {
     const { client } = await gatewayWithOnlyServer('hello');

@@ -72,3 +72,29 @@ describe('ServerBreaker', () => {
     expect(changes).toEqual([true, true, false]);
   });
 });
+
+describe('ServerBreaker before its first fault', () => {
+  it('counts the faults of calls that went out before the first fault came back, so they open it', async () => {
+    const { b, changes } = breaker();
+    const releases: Array<() => void> = [];
+    const slowFault = () => new Promise<never>((_, reject) => releases.push(() => reject(serverUnavailable('s', 'it crashed'))));
+    const calls = [0, 1, 2].map(() => b.execute(slowFault, context).catch((error: Error) => error));
+    expect(releases).toHaveLength(3); // all three went out at once, none waited for a policy
+    for (const release of releases) release();
+    for (const outcome of await Promise.all(calls)) expect((outcome as Error).message).toMatch(/it crashed/);
+    expect(b.open).toBe(true);
+    expect(changes).toEqual([true]);
+  });
+
+  it('passes results and the server\'s own errors through untouched, and they open nothing', async () => {
+    const { b } = breaker();
+    expect(await b.execute(ok, context)).toBe('ok');
+    for (let i = 0; i < 4; i++) await expect(b.execute(ownError, context)).rejects.toThrow('bad arguments');
+    expect(b.open).toBe(false);
+    await b.execute(fault, context).catch(() => undefined);
+    await b.execute(fault, context).catch(() => undefined);
+    expect(b.open).toBe(false);
+    await expect(b.execute(fault, context)).rejects.toThrow(/it crashed/);
+    expect(b.open).toBe(true);
+  });
+});

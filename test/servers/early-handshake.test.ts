@@ -2,7 +2,8 @@
 // that adopts it (adopted-transport.ts), with a real child process and a real SDK client: the
 // connection's initialize and first tools/list are answered by the server's early answers (the server
 // sees each once), a listing that a tools/list_changed followed is asked again, a server without tools
-// gets no early listing, and an initialize that says otherwise is refused.
+// or one not to be listed early (listEarly: false) gets no early listing, and an initialize that says
+// otherwise is refused.
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { AdoptedStdioTransport } from '../../src/servers/adopted-transport.js';
@@ -38,9 +39,9 @@ rl.on('close', () => process.exit(0));
 const BARE = downstreamInitializeParams({});
 
 /** Starts the server early, begins its handshake, and waits until it has answered what it was sent. */
-async function earlyServer(key: string, env: Record<string, string>, expectedRequests: number) {
+async function earlyServer(key: string, env: Record<string, string>, expectedRequests: number, options: { listEarly?: boolean } = {}) {
   const spec = stdioSpawnSpec({ command: process.execPath, args: ['-e', SERVER, key], env });
-  const entry = prestart(key, spec);
+  const entry = prestart(key, spec, options);
   let stderr = '';
   entry.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
   expect(initializeEarly(BARE)).toEqual([key]);
@@ -83,6 +84,16 @@ describe('the early handshake of a server started early', () => {
     const client = await adoptAndConnect('early-c', spec);
     await waitFor(() => requests().length === 2, 'the connection\'s initialized');
     expect(requests()).toEqual(['got initialize "switchboard-early-initialize"', 'got notifications/initialized undefined']);
+    await client.close();
+  });
+
+  it('stops after initialize when the server is not to be listed early: the connection says initialized and lists itself', { timeout: 30_000 }, async () => {
+    const { spec, requests } = await earlyServer('early-g', {}, 1, { listEarly: false });
+    expect(requests()).toEqual(['got initialize "switchboard-early-initialize"']);
+    const client = await adoptAndConnect('early-g', spec);
+    expect(client.getServerVersion()).toEqual({ name: 's', version: '1' });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['first']);
+    expect(requests()).toEqual(['got initialize "switchboard-early-initialize"', 'got notifications/initialized undefined', expect.stringMatching(/^got tools\/list \d+$/)]);
     await client.close();
   });
 
