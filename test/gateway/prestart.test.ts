@@ -62,12 +62,27 @@ function methodsSentTo(client: RawStdioClient, name: string): string[] {
     });
 }
 
+/** When (the gateway's log time, epoch ms) a raw server logged each `method` it was sent. */
+function timesSentTo(client: RawStdioClient, name: string, method: string): number[] {
+  return client
+    .stderr()
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const record = JSON.parse(line) as { msg?: string; time?: number };
+        return record.msg?.startsWith(`[${name}] ${method} `) && record.time !== undefined ? [record.time] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
 /** The config of one raw server `name` (short: a longer env value is redacted from the log) whose tools are read from a file, after a first run that listed and called it. */
 async function calledInAnEarlierRun(name: string): Promise<{ config: string; toolsFile: string }> {
   const config = await writeConfig({});
   const toolsFile = path.join(path.dirname(config), 'tools.json');
   const tool = (tool: string) => ({ name: tool, inputSchema: { type: 'object' } });
-  await writeFile(toolsFile, JSON.stringify([tool('echo')]));
+  await writeFile(toolsFile, JSON.stringify([tool('echo'), tool('sleep')]));
   await writeConfig({ [name]: fixtureServer('raw-server.ts', [`--marker=${name}`], { RAW_SERVER_NAME: name, RAW_TOOLS_FILE: toolsFile }) }, undefined, path.dirname(config));
   const first = await connectStdio(config);
   try {
@@ -84,7 +99,7 @@ async function calledInAnEarlierRun(name: string): Promise<{ config: string; too
     }
   }, 'the first run to write recent-servers.json at shutdown');
   // The server gains a tool after the run that cached its listing.
-  await writeFile(toolsFile, JSON.stringify([tool('echo'), tool('beta')]));
+  await writeFile(toolsFile, JSON.stringify([tool('echo'), tool('sleep'), tool('beta')]));
   return { config, toolsFile };
 }
 
@@ -180,7 +195,32 @@ describe('servers started before the gateway has loaded (serve --stdio)', () => 
         expect(initializesOf(client, 'late', 'tools/list')).toEqual([{ id: expect.any(Number), params: {} }]);
         client.send({ id: 3, method: 'tools/list', params: {} });
         const names = ((await client.answer(3)).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
-        expect(names.sort()).toEqual(['late_beta', 'late_echo']);
+        expect(names.sort()).toEqual(['late_beta', 'late_echo', 'late_sleep']);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  // The live listing waits for the first call's answer, but not for a long call: 1 s at the most.
+  for (const { ms, listed } of [{ ms: 400, listed: 'after the call is answered' }, { ms: 4000, listed: 'about 1 s into a longer call' }] as const) {
+    it(`lists a server served from the cache live ${listed}`, { timeout: 120_000 }, async () => {
+      const { config } = await calledInAnEarlierRun('late');
+      const client = rawStdio(config);
+      try {
+        client.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS });
+        expect((await client.answer(1)).error).toBeUndefined();
+        client.send({ method: 'notifications/initialized' });
+        client.send({ id: 2, method: 'tools/call', params: { name: 'late_sleep', arguments: { ms } } });
+        await client.answer(2, 40_000);
+        const [calledAt] = timesSentTo(client, 'late', 'tools/call');
+        const [listedAt] = await waitFor(() => timesSentTo(client, 'late', 'tools/list').length > 0 && timesSentTo(client, 'late', 'tools/list'), 'the live listing');
+        // Log times of the server's lines, as the gateway read them (a few ms after the server wrote them).
+        if (ms === 400) expect(listedAt - calledAt).toBeGreaterThanOrEqual(ms - 50);
+        else {
+          expect(listedAt - calledAt).toBeGreaterThanOrEqual(900);
+          expect(listedAt - calledAt).toBeLessThan(ms - 500);
+        }
       } finally {
         await client.close();
       }
