@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { moduleLogger } from '../logging/logger.js';
 import type { ServerPool } from '../servers/pool.js';
-import type { ListKind } from '../servers/connection.js';
+import type { Connection, ListKind } from '../servers/connection.js';
 import type { CapabilityProfile } from '../servers/profile.js';
 import { serverIdentity } from '../servers/identity.js';
 import type { CatalogRepository } from '../store/index.js';
@@ -21,7 +21,7 @@ export const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources',
 export interface CatalogOptions {
   /** Where listings persist, with change tracking; none: memory only. */
   repository?: CatalogRepository;
-  /** Serve a cached listing instead of starting a server that is not running yet. */
+  /** Serve a cached listing instead of starting a server that is not running yet (or one running, not listed yet: see fromCache). */
   lazy?: boolean;
   /** Description overrides and promotions, applied to every listing of tools (see overlay.ts). */
   overlay?: DescriptionOverlay;
@@ -130,10 +130,11 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     if (!this.options.lazy || !repository) return false;
     const connection = this.pool.connection(key, this.profile);
     if (!connection) return false;
-    // A running server is taken from the cache too (one started early, not listed yet), unless a
-    // live listing is already under way; it is re-listed live right after (below).
-    const running = connection.state === 'connected' || connection.state === 'degraded';
-    if (running && this.pending.has(key)) return false;
+    // A running server is taken from the cache too (one started early, not listed yet) and re-listed
+    // live just after (below); not when a live listing is under way, nor under strict pinning (a
+    // definition changed since the cache must be withheld before a call reaches it).
+    const running = connection.running;
+    if (running && (this.pending.has(key) || this.options.pins?.mode === 'strict')) return false;
     // Only this profile's own cache: servers list different tools for different clients.
     const id = this.storageKey(key);
     const cached = LIST_KINDS.map((kind) => repository.loadListing(id, kind));
@@ -141,25 +142,26 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     const [canonical, prompts, resources, resourceTemplates] = cached as Entry[][];
     const tools = this.overlaid(key, canonical);
     this.listings.set(key, { tools, prompts, resources, resourceTemplates, warnings: [], cached: true, listedAt: new Date(repository.listedAt(id) ?? Date.now()) });
-    if (running) this.relistSoon(key);
+    if (running) this.relistSoon(connection);
     return true;
   }
 
   /**
-   * Re-lists a running server live once what was sent to it meanwhile is answered (a session's first
-   * call, which the server then serves before its listing), RELIST_WAIT_MS at the latest. Clients
-   * hear of a difference (list_changed); nothing is done if the server stopped meanwhile.
+   * Re-lists a server live through `connection` once what was sent to it meanwhile is answered (a
+   * session's first call, which the server then serves before its listing), RELIST_WAIT_MS at the
+   * latest; clients hear of a difference (list_changed). Only a listing still cached and not being
+   * re-read already, unless `always` (a reconnect, a failed listing); nothing once the connection
+   * stopped or was released. The wait starts a turn later: a request that waited for the server's
+   * start is sent by then (its way from the session to the connection takes no macrotask).
    */
-  relistSoon(key: string): void {
+  relistSoon(connection: Connection, always = false): void {
+    const key = connection.key;
     const relist = () => {
-      const state = this.pool.connection(key, this.profile)?.state;
-      if (state === 'connected' || state === 'degraded') void this.refresh(key);
+      if (!connection.running || !this.pool.connections(key).includes(connection)) return;
+      if (!always && (!this.listings.get(key)?.cached || this.pending.has(key))) return;
+      void this.refresh(key);
     };
-    // A turn later: a request that waited for the server's start is sent by then.
-    setImmediate(() => {
-      const connection = this.pool.connection(key, this.profile);
-      if (connection) connection.whenIdle(relist, RELIST_WAIT_MS);
-    });
+    setImmediate(() => connection.whenIdle(relist, RELIST_WAIT_MS));
   }
 
   /**
@@ -203,7 +205,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     return this.lookupLate(() => this.nameTable(kind).resolve(name));
   }
 
-  /** Servers whose listing came from the cache (they have not been started for this catalog). */
+  /** Servers whose listing came from the cache (not listed live for this catalog yet). */
   cachedServers(): string[] {
     return this.ordered().filter(([, listing]) => listing.cached).map(([key]) => key);
   }

@@ -12,6 +12,6 @@ export interface ServerListing {
   /** Why the server contributes nothing right now. */
   error?: string;
   listedAt?: Date;
-  /** Read from the store's cache of the last live listing; the server has not been started for it. */
+  /** Read from the store's cache of the last live listing; not listed live yet (the server may be starting or running). */
   cached?: boolean;
 }

@@ -153,7 +153,7 @@ export class Gateway implements CallSink, CatalogRegistry, SessionLifecycle<Gate
       this.logLevels.connectionUp(connection);
       const catalog = this.catalogs.get(connection.profile.key);
       const listing = catalog?.listing(connection.key);
-      if (catalog && (again || listing?.error || listing?.cached)) catalog.relistSoon(connection.key);
+      if (catalog && (again || listing?.error || listing?.cached)) catalog.relistSoon(connection, again || listing?.error !== undefined);
     });
     this.pool.on('state', (connection) => this.metrics?.setConnectionState(connection.key, serverState(this.pool, connection.key)));
     this.configured = new ConfiguredServers({

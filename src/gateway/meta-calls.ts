@@ -81,7 +81,7 @@ function environment(host: MetaHost, catalog: Catalog, ctx?: ServerContext): Met
 function serverStatus(host: MetaHost, catalog: Catalog, server: string): { status: string; error?: string } {
   const listing = catalog.listing(server);
   const state = host.local.servers.connection(server, host.profile)?.state ?? 'configured';
-  const status = listing.cached && state !== 'connected' ? `${state} (listed from cache; starts on first use)` : state;
+  const status = listing.cached && state !== 'connected' && state !== 'degraded' ? `${state} (listed from cache; starts on first use)` : state;
   return { status, ...(listing.error && { error: listing.error }) };
 }
 

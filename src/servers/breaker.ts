@@ -17,7 +17,7 @@ type Cockatiel = typeof import('cockatiel');
 /** cockatiel once it has loaded: set before any breaker has a policy, so a breaker with one reads it freely. */
 let loaded: Cockatiel | undefined;
 let loading: Promise<Cockatiel> | undefined;
-/** cockatiel, loaded once for every breaker of the process; a load that failed is tried again by the next request. */
+/** cockatiel, loaded once for every breaker of the process; a load that failed is tried again by the next request that needs it. */
 const cockatiel = (): Promise<Cockatiel> =>
   (loading ??= import('cockatiel').then(
     (lib) => (loaded = lib),
@@ -41,7 +41,7 @@ export class ServerBreaker {
     private readonly onChange: () => void,
   ) {}
 
-  /** The policy, built on first use (no call has gone through before that, so it starts closed). */
+  /** The policy, built at the first fault (no fault was counted before it, so it starts closed). */
   private async build(): Promise<CircuitBreakerPolicy> {
     const lib = await cockatiel();
     if (this.policy) return this.policy;
@@ -72,7 +72,13 @@ export class ServerBreaker {
     // cockatiel does not load on the way of a session's first call (docs/performance.md). The first
     // fault builds the policy and is counted through it, as is the fault of any call that went out
     // before it; a success among those calls is not counted (it would only have reset the run).
-    return call().catch((error: unknown) => {
+    let sent: Promise<T>;
+    try {
+      sent = call();
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    return sent.catch((error: unknown) => {
       if (!isServerFault(error)) throw error;
       this.faulted = true;
       return this.count(error);

@@ -82,6 +82,11 @@ export class Connection extends EventEmitter {
     });
   }
 
+  /** Connected (or degraded: up but not answering health checks), whatever the breaker says. */
+  get running(): boolean {
+    return this.lifecycle === 'connected' || this.lifecycle === 'degraded';
+  }
+
   /** The lifecycle state, or `circuit-open` while the breaker refuses calls. */
   get state(): ConnectionState {
     if (this.lifecycle !== 'stopped' && this.breaker.open) return 'circuit-open';
@@ -220,7 +225,7 @@ export class Connection extends EventEmitter {
     return this.sender.sendWithProgress(client, method, params, options as ForwardOptions & { onprogress: NonNullable<ForwardOptions['onprogress']> }, timeout, maxRequestMs);
   }
 
-  /** Runs `then` once none of this connection's requests is in flight, or after `maxWaitMs` at the latest. */
+  /** Runs `then` (which must not throw) once none of this connection's requests is in flight, or after `maxWaitMs` at the latest. */
   whenIdle(then: () => void, maxWaitMs: number): void {
     this.sender.whenIdle(then, maxWaitMs);
   }

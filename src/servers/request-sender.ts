@@ -64,7 +64,7 @@ export class RequestSender {
     return this.inflight > 0;
   }
 
-  /** Runs `then` once no request is in flight (at once when none is), or after `maxWaitMs` at the latest. */
+  /** Runs `then` (which must not throw) once no request is in flight (at once when none is), or after `maxWaitMs` at the latest. */
   whenIdle(then: () => void, maxWaitMs: number): void {
     if (this.inflight === 0) return then();
     const once = () => {
@@ -106,8 +106,8 @@ export class RequestSender {
       }
       throw this.failed(client, error, method, timeout);
     } finally {
-      this.ended();
       this.logCallers.end(caller);
+      this.ended();
     }
   }
 
@@ -140,8 +140,8 @@ export class RequestSender {
       this.inflight++;
       this.logCallers.begin(options.caller);
       const result = await client.request({ method: method as 'ping', params: forwarded }, ANY_RESULT, { signal: timedOut.signal, timeout: maxRequestMs }).finally(() => {
-        this.ended();
         this.logCallers.end(options.caller);
+        this.ended();
       });
       this.outcomes.answered();
       return result;

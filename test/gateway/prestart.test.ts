@@ -1,7 +1,9 @@
 // The early start of `serve --stdio` (src/cli/serve-prestart.ts): the config's only server, and the
 // servers clients called in recent runs, are running before the client has sent anything, and the
 // first call is answered by that very process (adopted, not started twice); servers nobody called
-// stay lazy. A server marked `"lazy": true` is never started early, and nothing is over HTTP.
+// stay lazy. A server marked `"lazy": true` is never started early, and nothing is over HTTP. A
+// server called lately is listed from the cache: the session's first call reaches it before its
+// live listing, which waits for that call's answer (1 s at most) and brings list_changed.
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,52 +32,29 @@ async function runningServers(pid: number): Promise<Map<string, number>> {
   return found;
 }
 
-/** The initializes (or tools/lists) a raw server was sent, from its stderr lines in the gateway's log. */
+/** What a raw server was sent (`initialize`, `tools/list`, `tools/call`), in order, from its stderr lines in the gateway's log (time: the log's, epoch ms). */
+function sentTo(client: RawStdioClient, name: string): Array<{ method: string; body: Record<string, unknown>; time: number }> {
+  return client
+    .stderr()
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const record = JSON.parse(line) as { msg?: string; time: number };
+        const match = record.msg?.startsWith(`[${name}] `) ? /^(initialize|tools\/list|tools\/call) (.*)$/.exec(record.msg.slice(name.length + 3)) : null;
+        return match ? [{ method: match[1], body: JSON.parse(match[2]) as Record<string, unknown>, time: record.time }] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** The initializes (or tools/lists) a raw server was sent, with their ids and params. */
 function initializesOf(client: RawStdioClient, name: string, method = 'initialize'): Array<{ id: unknown; params: { capabilities: unknown; clientInfo: unknown } }> {
-  const prefix = `[${name}] ${method} `;
-  return client
-    .stderr()
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        const msg = (JSON.parse(line) as { msg?: string }).msg;
-        return msg?.startsWith(prefix) ? [JSON.parse(msg.slice(prefix.length))] : [];
-      } catch {
-        return [];
-      }
-    });
+  return sentTo(client, name).flatMap((sent) => (sent.method === method ? [sent.body as { id: unknown; params: { capabilities: unknown; clientInfo: unknown } }] : []));
 }
 
-/** What a raw server was sent, in order, as its log lines name it (`initialize`, `tools/list`, `tools/call`). */
-function methodsSentTo(client: RawStdioClient, name: string): string[] {
-  return client
-    .stderr()
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        const msg = (JSON.parse(line) as { msg?: string }).msg;
-        const match = msg?.startsWith(`[${name}] `) ? /^(initialize|tools\/list|tools\/call) /.exec(msg.slice(name.length + 3)) : null;
-        return match ? [match[1]] : [];
-      } catch {
-        return [];
-      }
-    });
-}
-
-/** When (the gateway's log time, epoch ms) a raw server logged each `method` it was sent. */
-function timesSentTo(client: RawStdioClient, name: string, method: string): number[] {
-  return client
-    .stderr()
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        const record = JSON.parse(line) as { msg?: string; time?: number };
-        return record.msg?.startsWith(`[${name}] ${method} `) && record.time !== undefined ? [record.time] : [];
-      } catch {
-        return [];
-      }
-    });
-}
+const methodsSentTo = (client: RawStdioClient, name: string) => sentTo(client, name).map((sent) => sent.method);
+const timesSentTo = (client: RawStdioClient, name: string, method: string) => sentTo(client, name).flatMap((sent) => (sent.method === method ? [sent.time] : []));
 
 /** The config of one raw server `name` (short: a longer env value is redacted from the log) whose tools are read from a file, after a first run that listed and called it. */
 async function calledInAnEarlierRun(name: string): Promise<{ config: string; toolsFile: string }> {
@@ -203,7 +182,7 @@ describe('servers started before the gateway has loaded (serve --stdio)', () => 
   }
 
   // The live listing waits for the first call's answer, but not for a long call: 1 s at the most.
-  for (const { ms, listed } of [{ ms: 400, listed: 'after the call is answered' }, { ms: 4000, listed: 'about 1 s into a longer call' }] as const) {
+  for (const { ms, listed } of [{ ms: 600, listed: 'after the call is answered' }, { ms: 4000, listed: 'about 1 s into a longer call' }] as const) {
     it(`lists a server served from the cache live ${listed}`, { timeout: 120_000 }, async () => {
       const { config } = await calledInAnEarlierRun('late');
       const client = rawStdio(config);
@@ -215,11 +194,12 @@ describe('servers started before the gateway has loaded (serve --stdio)', () => 
         await client.answer(2, 40_000);
         const [calledAt] = timesSentTo(client, 'late', 'tools/call');
         const [listedAt] = await waitFor(() => timesSentTo(client, 'late', 'tools/list').length > 0 && timesSentTo(client, 'late', 'tools/list'), 'the live listing');
-        // Log times of the server's lines, as the gateway read them (a few ms after the server wrote them).
-        if (ms === 400) expect(listedAt - calledAt).toBeGreaterThanOrEqual(ms - 50);
+        // Log times of the server's lines as the gateway read them; loose bounds for a busy machine (an
+        // immediate listing comes ~1 ms after the call).
+        if (ms === 600) expect(listedAt - calledAt).toBeGreaterThanOrEqual(300);
         else {
-          expect(listedAt - calledAt).toBeGreaterThanOrEqual(900);
-          expect(listedAt - calledAt).toBeLessThan(ms - 500);
+          expect(listedAt - calledAt).toBeGreaterThanOrEqual(500);
+          expect(listedAt - calledAt).toBeLessThan(ms - 1000);
         }
       } finally {
         await client.close();
