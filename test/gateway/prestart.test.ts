@@ -56,6 +56,18 @@ function initializesOf(client: RawStdioClient, name: string, method = 'initializ
 const methodsSentTo = (client: RawStdioClient, name: string) => sentTo(client, name).map((sent) => sent.method);
 const timesSentTo = (client: RawStdioClient, name: string, method: string) => sentTo(client, name).flatMap((sent) => (sent.method === method ? [sent.time] : []));
 
+/** Waits until a run that ended has written recent-servers.json (at shutdown) with `count` servers. */
+async function recentServersWritten(config: string, count: number): Promise<void> {
+  const recent = path.join(path.dirname(config), 'data', 'recent-servers.json');
+  await waitFor(() => {
+    try {
+      return Object.keys(JSON.parse(readFileSync(recent, 'utf8')).calledAt).length === count;
+    } catch {
+      return false;
+    }
+  }, 'the first run to write recent-servers.json at shutdown');
+}
+
 /** The config of one raw server `name` (short: a longer env value is redacted from the log) whose tools are read from a file, after a first run that listed and called it. */
 async function calledInAnEarlierRun(name: string): Promise<{ config: string; toolsFile: string }> {
   const config = await writeConfig({});
@@ -69,14 +81,7 @@ async function calledInAnEarlierRun(name: string): Promise<{ config: string; too
   } finally {
     await first.close();
   }
-  const recent = path.join(path.dirname(config), 'data', 'recent-servers.json');
-  await waitFor(() => {
-    try {
-      return Object.keys(JSON.parse(readFileSync(recent, 'utf8')).calledAt).length === 1;
-    } catch {
-      return false;
-    }
-  }, 'the first run to write recent-servers.json at shutdown');
+  await recentServersWritten(config, 1);
   // The server gains a tool after the run that cached its listing.
   await writeFile(toolsFile, JSON.stringify([tool('echo'), tool('sleep'), tool('beta')]));
   return { config, toolsFile };
@@ -123,14 +128,7 @@ describe('servers started before the gateway has loaded (serve --stdio)', () => 
     } finally {
       await first.close();
     }
-    const recent = path.join(path.dirname(config), 'data', 'recent-servers.json');
-    await waitFor(() => {
-      try {
-        return Object.keys(JSON.parse(readFileSync(recent, 'utf8')).calledAt).length === 2;
-      } catch {
-        return false;
-      }
-    }, 'the first run to write recent-servers.json at shutdown');
+    await recentServersWritten(config, 2);
 
     const second = rawStdio(config);
     try {
