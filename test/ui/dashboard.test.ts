@@ -193,6 +193,8 @@ describe('web dashboard', () => {
     await page.goto(`${gateway.url}/ui/#/metrics`);
     await page.getByTestId('metrics-summary').waitFor();
     expect(await page.getByTestId('metrics-summary').innerText()).toMatch(/^\d+ calls, \d+ failed/);
+    // The charts draw after the summary shows (one render later): wait for the fourth before counting.
+    await page.locator('.chart canvas').nth(3).waitFor();
     expect(await page.locator('.chart canvas').count()).toBe(4);
     await page.getByRole('combobox', { name: 'Group by' }).selectOption('tool');
     await page.locator('.u-legend', { hasText: 'everything.echo' }).first().waitFor();
